@@ -1,0 +1,29 @@
+# Two commands for a fresh machine: `make run` (the main job) and `make test`.
+# Both create .venv if missing and install the project (with its dev tools) into it.
+VENV    ?= .venv
+PY      := $(VENV)/bin/python
+STAMP   := $(VENV)/.installed-stamp
+PYTHON  ?= python3
+
+.PHONY: run test lint bench clean
+
+$(STAMP): pyproject.toml
+	test -x $(PY) || $(PYTHON) -m venv $(VENV)
+	$(PY) -m pip install -q --upgrade pip
+	$(PY) -m pip install -q -e ".[dev]"
+	touch $(STAMP)
+
+run: $(STAMP)
+	$(VENV)/bin/wordle-lab simulate --strategy default
+
+test: $(STAMP)
+	$(PY) -m pytest -q
+
+lint: $(STAMP)
+	$(VENV)/bin/ruff check wordle_core pipelines tests benchmarks
+
+bench: $(STAMP)
+	for f in benchmarks/bench_*.py; do $(PY) $$f || exit 1; done
+
+clean:
+	rm -rf $(VENV) .pytest_cache .ruff_cache

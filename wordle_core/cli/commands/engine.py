@@ -1,0 +1,164 @@
+"""Engine commands: lexicons, score, candidates, strategies, simulate, solve."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ...feedback import int_to_digits, pattern_to_emoji, score, score_digits
+from ...lexicon import BUILTINS, load_lexicon
+from ...simulate import default_opener, simulate
+from ...state import GameState, parse_history
+from ...strategies import get_strategy, list_strategies
+from ..common import (
+    add_hard_arg, add_json_arg, add_lexicon_args, add_strategy_arg, coloured_guess,
+    lexicon_from, matrix_for, print_json, use_colour,
+)
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("lexicons", help="list the built-in games and their sizes")
+    add_json_arg(p)
+    p.set_defaults(func=cmd_lexicons)
+
+    p = sub.add_parser("score", help="the feedback Wordle shows for GUESS against ANSWER")
+    p.add_argument("guess")
+    p.add_argument("answer")
+    p.add_argument("--emoji", action="store_true", help="print emoji squares")
+    add_lexicon_args(p)
+    p.set_defaults(func=cmd_score)
+
+    p = sub.add_parser("candidates", help="answers still possible after a history")
+    p.add_argument("--history", required=True, help="e.g. salet:bybgb,crane:bbgbb")
+    add_lexicon_args(p)
+    add_hard_arg(p)
+    add_json_arg(p)
+    p.set_defaults(func=cmd_candidates)
+
+    p = sub.add_parser("strategies", help="list the registered strategies")
+    add_json_arg(p)
+    p.set_defaults(func=cmd_strategies)
+
+    p = sub.add_parser("simulate", help="play every answer from an opener; solve-all report")
+    add_lexicon_args(p)
+    add_strategy_arg(p)
+    add_hard_arg(p)
+    add_json_arg(p)
+    p.add_argument("--opener", help="first guess (default: salet, or the best by entropy)")
+    p.add_argument("--save-tree", metavar="FILE", help="write the decision tree as JSON")
+    p.add_argument("--tree", metavar="FILE", help="play from a saved tree (JSON or a trees Avro table)")
+    p.set_defaults(func=cmd_simulate)
+
+    p = sub.add_parser("solve", help="show one game: the strategy's guesses for ANSWER")
+    p.add_argument("answer")
+    add_lexicon_args(p)
+    add_strategy_arg(p)
+    add_hard_arg(p)
+    add_json_arg(p)
+    p.add_argument("--opener", help="first guess (default: salet, or the best by entropy)")
+    p.set_defaults(func=cmd_solve)
+
+
+def cmd_lexicons(args: argparse.Namespace) -> int:
+    rows = [load_lexicon(n).info() for n in BUILTINS]
+    if args.json:
+        print_json(rows)
+    else:
+        for r in rows:
+            print(f"{r['name']:<14} length {r['length']}  answers {r['answers']:>6,}  guesses {r['guesses']:>6,}")
+    return 0
+
+
+def cmd_score(args: argparse.Namespace) -> int:
+    lex = lexicon_from(args)
+    guess, answer = lex.normalise(args.guess), lex.normalise(args.answer)
+    if args.emoji:
+        from ...feedback import digits_to_int
+
+        print(pattern_to_emoji(digits_to_int(score_digits(guess, answer)), lex.length))
+    else:
+        print(score(guess, answer))
+    return 0
+
+
+def cmd_candidates(args: argparse.Namespace) -> int:
+    lex = lexicon_from(args)
+    state = GameState.from_history(lex, parse_history(args.history), args.hard, matrix_for(lex))
+    words = state.candidate_words()
+    if args.json:
+        print_json({"count": len(words), "candidates": words})
+    else:
+        print(f"{len(words)} candidate{'s' if len(words) != 1 else ''}")
+        print(" ".join(words))
+    return 0
+
+
+def cmd_strategies(args: argparse.Namespace) -> int:
+    rows = list_strategies()
+    if args.json:
+        print_json(rows)
+    else:
+        for r in rows:
+            print(f"{r['name']:<18} {r['summary']}  [{r['source']}]")
+    return 0
+
+
+def _load_tree(args: argparse.Namespace, lex):  # noqa: ANN001, ANN202
+    from ...tables import load_tree_file
+
+    return load_tree_file(lex, args.tree, strategy=args.strategy, hard=args.hard,
+                          opener=args.opener, matrix=matrix_for(lex))
+
+
+def cmd_simulate(args: argparse.Namespace) -> int:
+    lex = lexicon_from(args)
+    get_strategy(args.strategy)  # fail fast on an unknown name
+    tree = _load_tree(args, lex) if args.tree else None
+    if args.opener:
+        lex.normalise(args.opener)
+    report, tree = simulate(lex, args.strategy, args.opener, args.hard, matrix_for(lex), tree=tree)
+    if args.save_tree:
+        tree.save_json(args.save_tree)
+    if args.json:
+        print_json(report)
+        return 0
+    print(f"{report['lexicon']} · {report['strategy']} · opener {str(report['opener']).upper()}"
+          f" · {'hard' if report['hard'] else 'normal'} mode")
+    print(f"games {report['totalCount']:,}  mean {report['meanGuesses']:.4f}  "
+          f"max {report['maxGuesses']}  failures {report['failures']}  "
+          f"({report['averageTime']:.3f} ms/game)")
+    dist = report["guessDistribution"]
+    top = max(dist.values())
+    for k, v in dist.items():
+        bar = "█" * max(1, round(40 * v / top))
+        print(f"  {k:>2} {v:>6,} {bar}")
+    print("hardest:", " ".join(report["maxGuessWords"][:8]))
+    return 0
+
+
+def cmd_solve(args: argparse.Namespace) -> int:
+    lex = lexicon_from(args)
+    answer = lex.answer_id(args.answer)
+    strat = get_strategy(args.strategy)
+    state = GameState.new(lex, args.hard, matrix_for(lex))
+    guess = lex.guess_id(args.opener) if args.opener else lex.guess_id(default_opener(lex, args.hard))
+    steps = []
+    for _ in range(30):
+        state = state.play(guess, answer)
+        g, pat = state.history[-1]
+        steps.append({"guess": lex.guesses[g], "feedback": int_to_digits(pat, lex.length),
+                      "remaining": state.n_candidates})
+        if state.solved:
+            break
+        guess = strat.choose(state)
+    if args.json:
+        print_json({"answer": lex.answers[answer], "guesses": len(steps), "solved": state.solved,
+                    "steps": [{**s, "feedback": "".join("byg"[d] for d in s["feedback"])} for s in steps]})
+        return 0
+    colour = use_colour(sys.stdout)
+    for i, s in enumerate(steps, 1):
+        emoji = pattern_to_emoji(state.history[i - 1][1], lex.length)
+        print(f"{i}. {coloured_guess(s['guess'], s['feedback'], colour)}  {emoji}  "
+              f"{s['remaining']} left")
+    print(f"solved {lex.answers[answer].upper()} in {len(steps)}" if state.solved else "not solved")
+    return 0

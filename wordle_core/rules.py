@@ -1,0 +1,105 @@
+"""Game rules: candidate filtering and hard-mode legality.
+
+Hard mode follows what the NYT game enforces (seed 000, "Clarifying the rules"):
+
+* a green letter must stay green: the next guess has that letter in that position;
+* a yellow letter must be used again, anywhere (it may even stay in the same spot);
+* gray letters may be reused.
+
+Repeated letters count: a guess that revealed two E's (green or yellow) obliges every
+later guess to contain at least two E's. A :class:`HardConstraints` value holds the
+union of those obligations over the whole history and checks every guess at once,
+vectorised over the guess list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import cache
+
+import numpy as np
+
+from .errors import HardModeViolation
+from .feedback import GREEN, YELLOW, int_to_digits
+from .lexicon import Lexicon
+
+_ORDINAL = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th"]
+
+
+@cache
+def letter_counts(lexicon: Lexicon) -> np.ndarray:
+    """(n_guesses, alphabet) uint8: how often each symbol occurs in each guess."""
+    codes = lexicon.guess_codes
+    counts = np.zeros((codes.shape[0], len(lexicon.alphabet)), dtype=np.uint8)
+    rows = np.arange(codes.shape[0])
+    for pos in range(codes.shape[1]):
+        np.add.at(counts, (rows, codes[:, pos]), 1)
+    return counts
+
+
+@dataclass(frozen=True)
+class HardConstraints:
+    """Obligations of hard mode: ``greens`` (position, symbol) and ``min_counts`` (symbol, n).
+
+    Both are sorted tuples, so equal obligations compare and hash equal; the value is
+    part of a hard-mode position's identity (two histories with the same candidates
+    but different obligations allow different guesses).
+    """
+
+    greens: tuple[tuple[int, int], ...] = ()
+    min_counts: tuple[tuple[int, int], ...] = ()
+
+    def add(self, guess_codes: np.ndarray, pattern: int) -> HardConstraints:
+        """The obligations after also seeing ``pattern`` for a guess (symbol codes)."""
+        digits = int_to_digits(pattern, len(guess_codes))
+        greens = dict(self.greens)
+        need = dict(self.min_counts)
+        shown: dict[int, int] = {}
+        for pos, (sym, d) in enumerate(zip(guess_codes.tolist(), digits, strict=True)):
+            if d == GREEN:
+                greens[pos] = sym
+            if d in (GREEN, YELLOW):
+                shown[sym] = shown.get(sym, 0) + 1
+        for sym, n in shown.items():
+            need[sym] = max(need.get(sym, 0), n)
+        return HardConstraints(tuple(sorted(greens.items())), tuple(sorted(need.items())))
+
+    def legal_mask(self, lexicon: Lexicon) -> np.ndarray:
+        """Boolean per guess row: allowed in hard mode under these obligations."""
+        ok = np.ones(len(lexicon.guesses), dtype=bool)
+        codes = lexicon.guess_codes
+        for pos, sym in self.greens:
+            ok &= codes[:, pos] == sym
+        if self.min_counts:
+            counts = letter_counts(lexicon)
+            for sym, n in self.min_counts:
+                ok &= counts[:, sym] >= n
+        return ok
+
+    def violation(self, lexicon: Lexicon, guess_row: int) -> str | None:
+        """Why ``guess_row`` is illegal (one sentence), or None if it is legal."""
+        codes = lexicon.guess_codes[guess_row]
+        alpha = lexicon.alphabet
+        for pos, sym in self.greens:
+            if codes[pos] != sym:
+                where = _ORDINAL[pos] if pos < len(_ORDINAL) else f"{pos + 1}th"
+                return f"{where} letter must be {alpha[sym].upper()}"
+        for sym, n in self.min_counts:
+            have = int(np.count_nonzero(codes == sym))
+            if have < n:
+                times = "" if n == 1 else f" {n} times"
+                return f"guess must contain {alpha[sym].upper()}{times}"
+        return None
+
+    def check(self, lexicon: Lexicon, guess_row: int) -> None:
+        why = self.violation(lexicon, guess_row)
+        if why:
+            word = lexicon.guesses[guess_row]
+            raise HardModeViolation(f"hard mode: {word!r} is not allowed: {why}")
+
+
+def filter_candidates(
+    matrix: np.ndarray, candidates: np.ndarray, guess_row: int, pattern: int
+) -> np.ndarray:
+    """The answers among ``candidates`` that would have shown ``pattern`` for the guess."""
+    return candidates[matrix[guess_row, candidates] == pattern]

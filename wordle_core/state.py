@@ -1,0 +1,137 @@
+"""Game state: what is known after some guesses, as plain immutable values.
+
+A :class:`GameState` is the only thing a strategy sees: the candidate answers (answer
+indices), the history of (guess row, pattern) pairs, the mode, and in hard mode the
+obligations that restrict the next guess. ``apply`` returns a new state, so trees,
+search and interactive undo can all share states freely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from .errors import InconsistentHistoryError
+from .feedback import all_green, parse_feedback, pattern_to_str
+from .lexicon import Lexicon
+from .matrix import pattern_matrix
+from .rules import HardConstraints, filter_candidates
+
+
+@dataclass(frozen=True, eq=False)
+class GameState:
+    lexicon: Lexicon
+    matrix: np.ndarray = field(repr=False)
+    candidates: np.ndarray = field(repr=False)
+    history: tuple[tuple[int, int], ...] = ()
+    hard: bool = False
+    constraints: HardConstraints = HardConstraints()
+
+    @classmethod
+    def new(
+        cls, lexicon: Lexicon, hard: bool = False, matrix: np.ndarray | None = None
+    ) -> GameState:
+        mat = pattern_matrix(lexicon) if matrix is None else matrix
+        cands = np.arange(len(lexicon.answers), dtype=np.int32)
+        return cls(lexicon, mat, cands, (), hard)
+
+    @classmethod
+    def from_history(
+        cls,
+        lexicon: Lexicon,
+        history: list[tuple[str, str]],
+        hard: bool = False,
+        matrix: np.ndarray | None = None,
+    ) -> GameState:
+        """Replay ``[(word, feedback), ...]``; checks words, feedback and hard-mode legality."""
+        state = cls.new(lexicon, hard, matrix)
+        for word, fb in history:
+            row = lexicon.guess_id(word)
+            state = state.apply(row, parse_feedback(fb, lexicon.length))
+        return state
+
+    # --- derived -------------------------------------------------------------------
+    @property
+    def n_candidates(self) -> int:
+        return int(self.candidates.shape[0])
+
+    @property
+    def turn(self) -> int:
+        """Number of guesses made so far."""
+        return len(self.history)
+
+    @property
+    def guesses_left(self) -> int:
+        return self.lexicon.max_guesses - len(self.history)
+
+    @property
+    def solved(self) -> bool:
+        return bool(self.history) and self.history[-1][1] == all_green(self.lexicon.length)
+
+    @cached_property
+    def legal_rows(self) -> np.ndarray:
+        """Guess rows a strategy may play now (every guess in normal mode)."""
+        if not self.hard or not (self.constraints.greens or self.constraints.min_counts):
+            return np.arange(len(self.lexicon.guesses), dtype=np.int32)
+        return np.flatnonzero(self.constraints.legal_mask(self.lexicon)).astype(np.int32)
+
+    @cached_property
+    def candidate_rows(self) -> np.ndarray:
+        """Guess rows of the remaining candidate answers."""
+        return self.lexicon.answer_rows[self.candidates]
+
+    def key(self) -> tuple[bytes, HardConstraints | None]:
+        """Identity of the position for memoisation (candidates + hard obligations)."""
+        return (self.candidates.tobytes(), self.constraints if self.hard else None)
+
+    # --- transitions -----------------------------------------------------------------
+    def apply(self, guess_row: int, pattern: int) -> GameState:
+        """The state after playing ``guess_row`` and seeing ``pattern``.
+
+        Raises :class:`HardModeViolation` for an illegal hard-mode guess and
+        :class:`InconsistentHistoryError` when no answer fits the feedback.
+        """
+        if self.hard:
+            self.constraints.check(self.lexicon, guess_row)
+        cands = filter_candidates(self.matrix, self.candidates, guess_row, pattern)
+        if cands.shape[0] == 0:
+            word = self.lexicon.guesses[guess_row]
+            fb = pattern_to_str(pattern, self.lexicon.length)
+            raise InconsistentHistoryError(
+                f"no {self.lexicon.name} answer fits {word}:{fb} after the earlier feedback"
+            )
+        cons = self.constraints
+        if self.hard:
+            cons = cons.add(self.lexicon.guess_codes[guess_row], pattern)
+        return GameState(
+            self.lexicon, self.matrix, cands,
+            (*self.history, (int(guess_row), int(pattern))), self.hard, cons,
+        )
+
+    def play(self, guess_row: int, answer_id: int) -> GameState:
+        """Apply the feedback that ``answer_id`` would show (simulation)."""
+        return self.apply(guess_row, int(self.matrix[guess_row, answer_id]))
+
+    def candidate_words(self) -> list[str]:
+        return [self.lexicon.answers[i] for i in self.candidates]
+
+    def history_words(self) -> list[tuple[str, str]]:
+        L = self.lexicon
+        return [(L.guesses[g], pattern_to_str(p, L.length)) for g, p in self.history]
+
+
+def parse_history(text: str) -> list[tuple[str, str]]:
+    """Parse ``salet:bybgb,crane:bbbbb`` into ``[("salet", "bybgb"), ...]``."""
+    from .errors import FeedbackError
+
+    pairs = []
+    for item in (s.strip() for s in text.split(",")):
+        if not item:
+            continue
+        if ":" not in item:
+            raise FeedbackError(f"history item {item!r} must look like WORD:FEEDBACK")
+        word, fb = item.rsplit(":", 1)
+        pairs.append((word.strip(), fb.strip()))
+    return pairs

@@ -1,0 +1,228 @@
+"""Decision trees: a deterministic strategy from an opener, played once for all answers.
+
+A deterministic strategy's next guess depends only on the position, so all games
+from one opener form a tree: node = position, edge = feedback pattern. Building it
+visits every position once (instead of once per game) and every game's length, path
+and feedback is read off it. Trees serialise to JSON (nested) and to flat
+``(feedback path) -> guess`` rows, which is what the Avro ``trees`` table stores.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .errors import WordleError
+from .feedback import all_green, pattern_to_str
+from .lexicon import Lexicon
+from .partition import split
+from .state import GameState
+
+MAX_DEPTH = 30  # safety cap: a non-splitting guess loop would otherwise never end
+
+
+@dataclass
+class Tree:
+    """All games of one (lexicon, strategy, opener, mode), as a tree of positions."""
+
+    lexicon: Lexicon
+    strategy: str
+    opener: int
+    hard: bool
+    guess: list[int] = field(default_factory=list)  # per node: guess row
+    parent: list[int] = field(default_factory=list)  # per node: parent node (-1 root)
+    pattern_in: list[int] = field(default_factory=list)  # per node: pattern from parent
+    depth: list[int] = field(default_factory=list)  # per node: 1 for the root
+    seconds: list[float] = field(default_factory=list)  # per node: decision time
+    children: list[dict[int, int]] = field(default_factory=list)
+    solved_at: np.ndarray = field(default_factory=lambda: np.zeros(0, np.int32))
+
+    # --- building ----------------------------------------------------------------------
+    @classmethod
+    def build(cls, strategy, state: GameState, opener: int | str) -> Tree:  # noqa: ANN001
+        """Play ``strategy`` from ``opener`` against every candidate of ``state``."""
+        lex = state.lexicon
+        opener_row = lex.guess_id(opener) if isinstance(opener, str) else int(opener)
+        if state.hard:
+            state.constraints.check(lex, opener_row)
+        tree = cls(lex, getattr(strategy, "name", str(strategy)), opener_row, state.hard)
+        tree.solved_at = np.full(len(lex.answers), -1, dtype=np.int32)
+        green = all_green(lex.length)
+        stack: list[tuple[GameState, int, int, int, float]] = [(state, opener_row, -1, -1, 0.0)]
+        while stack:
+            st, guess, parent, pat_in, secs = stack.pop()
+            node = tree._add(guess, parent, pat_in, secs)
+            if st.turn + 1 > MAX_DEPTH:
+                raise WordleError(
+                    f"strategy {tree.strategy} made no progress after {MAX_DEPTH} guesses"
+                )
+            for pat, bucket in sorted(split(st.matrix, guess, st.candidates).items(), reverse=True):
+                if pat == green:
+                    tree.solved_at[bucket] = node
+                    continue
+                child = st.apply(guess, pat)
+                t0 = time.perf_counter()
+                nxt = strategy.choose(child)
+                stack.append((child, nxt, node, pat, time.perf_counter() - t0))
+        return tree
+
+    def _add(self, guess: int, parent: int, pat_in: int, secs: float) -> int:
+        self.guess.append(int(guess))
+        self.parent.append(parent)
+        self.pattern_in.append(pat_in)
+        self.depth.append(1 if parent < 0 else self.depth[parent] + 1)
+        self.seconds.append(secs)
+        self.children.append({})
+        if parent >= 0:
+            self.children[parent][pat_in] = len(self.guess) - 1
+        return len(self.guess) - 1
+
+    # --- reading games ------------------------------------------------------------------
+    @property
+    def answers(self) -> np.ndarray:
+        """Answer ids this tree covers (all candidates of the root position)."""
+        return np.flatnonzero(self.solved_at >= 0)
+
+    def lengths(self) -> np.ndarray:
+        """Guesses used per covered answer (same order as :attr:`answers`)."""
+        d = np.asarray(self.depth)
+        return d[self.solved_at[self.answers]]
+
+    def path(self, answer: int) -> list[tuple[int, int]]:
+        """The game for ``answer``: [(guess row, pattern), ...] ending all-green."""
+        node = int(self.solved_at[answer])
+        if node < 0:
+            raise WordleError(f"answer {self.lexicon.answers[answer]!r} is not in this tree")
+        out = [(self.guess[node], all_green(self.lexicon.length))]
+        while self.parent[node] >= 0:
+            pat = self.pattern_in[node]
+            node = self.parent[node]
+            out.append((self.guess[node], pat))
+        return out[::-1]
+
+    def path_seconds(self, answer: int) -> float:
+        """Decision time along the game's path: what solving that game alone costs."""
+        node = int(self.solved_at[answer])
+        total = 0.0
+        while node >= 0:
+            total += self.seconds[node]
+            node = self.parent[node]
+        return total
+
+    def next_guess(self, patterns: list[int]) -> int | None:
+        """The tree's guess after the feedback sequence ``patterns`` (None: not covered)."""
+        node = 0
+        for p in patterns:
+            node = self.children[node].get(int(p), -1)
+            if node < 0:
+                return None
+        return self.guess[node]
+
+    # --- serialisation ------------------------------------------------------------------
+    def rows(self) -> list[tuple[str, str]]:
+        """Flat ``(feedback path, guess word)`` rows; path = patterns joined by ``,``."""
+        L = self.lexicon
+        paths: list[str] = []
+        out = []
+        for node, g in enumerate(self.guess):
+            if self.parent[node] < 0:
+                p = ""
+            else:
+                prev = paths[self.parent[node]]
+                pat = pattern_to_str(self.pattern_in[node], L.length)
+                p = f"{prev},{pat}" if prev else pat
+            paths.append(p)
+            out.append((p, L.guesses[g]))
+        return out
+
+    def to_dict(self) -> dict[str, object]:
+        L = self.lexicon
+
+        def nest(node: int) -> dict[str, object]:
+            d: dict[str, object] = {"guess": L.guesses[self.guess[node]]}
+            if self.children[node]:
+                d["next"] = {
+                    pattern_to_str(p, L.length): nest(c)
+                    for p, c in sorted(self.children[node].items())
+                }
+            return d
+
+        return {
+            "lexicon": L.name, "strategy": self.strategy, "hard": self.hard,
+            "opener": L.guesses[self.opener], "root": nest(0),
+        }
+
+    def save_json(self, path: str | Path) -> None:
+        from .io import atomic_write_text
+
+        atomic_write_text(Path(path), json.dumps(self.to_dict(), indent=1))
+
+    @classmethod
+    def from_rows(
+        cls, lexicon: Lexicon, rows: list[tuple[str, str]], strategy: str = "table",
+        hard: bool = False, matrix: np.ndarray | None = None,
+    ) -> Tree:
+        """Rebuild a tree from flat rows (e.g. a ``trees`` Avro table) and re-solve leaves."""
+        from .feedback import parse_feedback
+
+        by_path = {p: w for p, w in rows}
+        if "" not in by_path:
+            raise WordleError("tree table has no root row (empty path)")
+        tree = cls(lexicon, strategy, lexicon.guess_id(by_path[""]), hard)
+        tree.solved_at = np.full(len(lexicon.answers), -1, dtype=np.int32)
+        ids: dict[str, int] = {}
+        for p in sorted(by_path, key=lambda s: (s.count(",") if s else -1, s)):
+            g = lexicon.guess_id(by_path[p])
+            if p == "":
+                ids[p] = tree._add(g, -1, -1, 0.0)
+                continue
+            head, _, last = p.rpartition(",")
+            if head not in ids:
+                raise WordleError(f"tree table row {p!r} has no parent row")
+            ids[p] = tree._add(g, ids[head], parse_feedback(last, lexicon.length), 0.0)
+        state = GameState.new(lexicon, hard, matrix)
+        _mark_solved(tree, state)
+        return tree
+
+    @classmethod
+    def load_json(cls, lexicon: Lexicon, path: str | Path, matrix: np.ndarray | None = None) -> Tree:
+        try:
+            data = json.loads(Path(path).read_text())
+        except (OSError, ValueError) as exc:
+            raise WordleError(f"cannot read tree {str(path)!r}: {exc}") from None
+        rows: list[tuple[str, str]] = []
+
+        def walk(d: dict, prefix: str) -> None:
+            rows.append((prefix, d["guess"]))
+            for pat, child in d.get("next", {}).items():
+                walk(child, f"{prefix},{pat}" if prefix else pat)
+
+        walk(data["root"], "")
+        return cls.from_rows(lexicon, rows, data.get("strategy", "table"),
+                             bool(data.get("hard")), matrix)
+
+
+def _mark_solved(tree: Tree, state: GameState) -> None:
+    """Walk every answer down a loaded tree; fails loudly if the tree does not cover it."""
+    green = all_green(tree.lexicon.length)
+    stack = [(0, state.candidates)]
+    while stack:
+        node, cands = stack.pop()
+        for pat, bucket in split(state.matrix, tree.guess[node], cands).items():
+            if pat == green:
+                tree.solved_at[bucket] = node
+            else:
+                child = tree.children[node].get(pat)
+                if child is None:
+                    word = tree.lexicon.answers[int(bucket[0])]
+                    raise WordleError(f"tree does not cover answer {word!r}")
+                stack.append((child, bucket))
+
+
+def build_tree(strategy, lexicon: Lexicon, opener: str | int, hard: bool = False,  # noqa: ANN001
+               matrix: np.ndarray | None = None) -> Tree:
+    return Tree.build(strategy, GameState.new(lexicon, hard, matrix), opener)
