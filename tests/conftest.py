@@ -1,0 +1,32 @@
+"""Shared fixtures: a small lexicon for fast tests and the full ones for a few checks.
+
+The pattern-matrix cache goes to a per-session temporary directory so tests never
+depend on (or pollute) the user's cache.
+"""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from wordle_core.lexicon import Lexicon, load_lexicon
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+    os.environ["WORDLE_LAB_CACHE"] = str(tmp_path_factory.mktemp("wordle-lab-cache"))
+
+
+@pytest.fixture(scope="session")
+def wordle() -> Lexicon:
+    return load_lexicon("wordle")
+
+
+@pytest.fixture(scope="session")
+def small_lex() -> Lexicon:
+    """300 answers (every 7th of the original list) and 600 guesses (answers + others)."""
+    full = load_lexicon("wordle")
+    answers = list(full.answers[::7][:300])
+    extra = [w for w in full.guesses[::20] if w not in set(answers)][:300]
+    return Lexicon.build("small", answers, answers + extra)
