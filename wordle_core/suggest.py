@@ -1,0 +1,179 @@
+"""Ranked next guesses for a live position, from a precomputed tree when one covers it.
+
+A suggestion is the strategy's pick plus the runners-up, each with the numbers a
+player can judge them by (expected information in bits, expected candidates left,
+largest bucket, number of buckets, whether it may be the answer), and the candidates
+still possible.
+
+Where the pick comes from:
+
+* **table** - a decision tree (the pipeline's ``trees`` table, or a JSON tree from
+  ``simulate --save-tree``) whose opener and guesses match the history so far: the
+  pick is read off the tree in microseconds; this is seed 004's "best second guess
+  for every reaction to the opener, precomputed so the live tool never stalls";
+* **computed** - otherwise the strategy chooses now. Greedy partition strategies are
+  scored by the compiled kernel (:mod:`wordle_core.fastsplit`) in the same pass that
+  ranks the alternatives, so the whole answer costs one pass over the matrix.
+
+Ranking of the alternatives: the pick first, then by expected information plus the
+chance of winning now (the ``entropy`` strategy's key), ties to a possible answer,
+then alphabetical. Deterministic: the same position gives the same list.
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass, field
+
+import numpy as np
+
+from .errors import WordleError
+from .fastsplit import SplitStats, split_stats
+from .state import GameState
+from .strategies.base import Strategy
+from .tree import Tree
+
+CANDIDATE_LIST_LIMIT = 40  # list the remaining words when at most this many are left
+
+
+@dataclass(frozen=True)
+class Option:
+    """One guess with the numbers that judge it in this position."""
+
+    word: str
+    entropy_bits: float
+    expected_remaining: float
+    largest_bucket: int
+    buckets: int
+    can_be_answer: bool
+    pick: bool = False
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """What ``suggest`` answers: the ranked options and what is still possible."""
+
+    lexicon: str
+    hard: bool
+    strategy: str
+    source: str  # "table", "opener", "computed" or "solved"
+    history: list[tuple[str, str]]
+    remaining: int
+    candidates: list[str] = field(default_factory=list)  # all of them if few, else []
+    options: list[Option] = field(default_factory=list)
+
+    @property
+    def best(self) -> str | None:
+        return self.options[0].word if self.options else None
+
+    def to_dict(self) -> dict[str, object]:
+        d = asdict(self)
+        d["history"] = [{"guess": g, "feedback": f} for g, f in self.history]
+        return d
+
+
+def tree_guess(tree: Tree, state: GameState) -> int | None:
+    """The tree's next guess for ``state``, or None when the tree does not cover it.
+
+    Covered means: same lexicon and mode, and every guess of the history is the one
+    the tree played at that node (a player who deviated is off the table).
+    """
+    if tree.lexicon.fingerprint != state.lexicon.fingerprint or tree.hard != state.hard:
+        return None
+    node = 0
+    for guess, pattern in state.history:
+        if tree.guess[node] != guess:
+            return None
+        node = tree.children[node].get(int(pattern), -1)
+        if node < 0:
+            return None
+    return tree.guess[node]
+
+
+def _entropy_rank_keys(stats: SplitStats, is_cand: np.ndarray) -> np.ndarray:
+    return np.round(-(stats.entropy + is_cand / max(stats.n, 1)), 9)
+
+
+def _strategy_pick(strategy: Strategy, state: GameState, rows: np.ndarray,
+                   stats: SplitStats, is_cand: np.ndarray) -> int:
+    """The strategy's choice, reusing ``stats`` when the strategy is a partition score."""
+    from .strategies.greedy import PartitionStrategy, pick_lexicographic
+
+    if state.n_candidates <= 2:  # the base class's short-circuit, reproduced exactly
+        return int(state.candidate_rows[0])
+    if isinstance(strategy, PartitionStrategy) and strategy.options.get("pool", "all") == "all":
+        return int(rows[pick_lexicographic(strategy.keys(stats, is_cand), is_cand)])
+    return int(strategy.choose(state))
+
+
+def suggest(
+    state: GameState,
+    strategy: Strategy,
+    *,
+    top: int = 5,
+    tree: Tree | None = None,
+    opener: int | None = None,
+    list_limit: int = CANDIDATE_LIST_LIMIT,
+) -> Suggestion:
+    """Rank the next guesses for ``state`` (see the module docstring for the rules).
+
+    ``opener``: the first guess to propose when nothing has been played and no tree
+    covers the start (a strategy's choice at the root is the opener by convention:
+    trees and ``simulate`` are built from a given opener).
+    """
+    if top < 1:
+        raise WordleError("--top must be at least 1")
+    lex = state.lexicon
+    cands_words = state.candidate_words() if state.n_candidates <= list_limit else []
+    base = dict(lexicon=lex.name, hard=state.hard, strategy=strategy.name,
+                history=state.history_words(), remaining=state.n_candidates,
+                candidates=cands_words)
+    if state.solved:
+        return Suggestion(source="solved", **base)
+    if state.guesses_left <= 0:
+        raise WordleError(f"no guesses left: {lex.name} allows {lex.max_guesses}")
+
+    picked = tree_guess(tree, state) if tree is not None else None
+    source = "table" if picked is not None else "computed"
+    if picked is None and opener is not None and state.turn == 0:
+        picked, source = int(opener), "opener"
+    # Covered and only the pick wanted: score that one row, not the whole guess list.
+    rows = np.array([picked], dtype=np.int64) if picked is not None and top == 1 else state.legal_rows
+    stats = split_stats(state.matrix, rows, state.candidates, lex.n_patterns)
+    is_cand = np.zeros(len(lex.guesses), dtype=bool)
+    is_cand[state.candidate_rows] = True
+    is_cand = is_cand[rows]
+    if picked is None:
+        picked = _strategy_pick(strategy, state, rows, stats, is_cand)
+
+    keys = _entropy_rank_keys(stats, is_cand)
+    order = np.lexsort((np.arange(len(rows)), ~is_cand, keys))
+    chosen: list[int] = []
+    pick_at = np.flatnonzero(rows == picked)
+    if pick_at.size:
+        chosen.append(int(pick_at[0]))
+    for i in order:
+        if len(chosen) >= top:
+            break
+        if int(rows[i]) != picked:
+            chosen.append(int(i))
+    options = [_option(lex.guesses[int(rows[i])], stats, int(i), bool(is_cand[i]),
+                       int(rows[i]) == picked) for i in chosen]
+    if not pick_at.size:  # a table pick outside the scored rows (cannot happen in practice)
+        one = split_stats(state.matrix, np.array([picked]), state.candidates, lex.n_patterns)
+        mark = bool(np.isin(picked, state.candidate_rows))
+        options = [_option(lex.guesses[picked], one, 0, mark, True), *options][:top]
+    return Suggestion(source=source, options=options, **base)
+
+
+def _option(word: str, stats: SplitStats, i: int, is_cand: bool, pick: bool) -> Option:
+    # expected_remaining counts a winning guess's all-green bucket as 1 word left, the
+    # convention the expected-size strategy minimises, so the numbers agree with it.
+    return Option(
+        word=word,
+        entropy_bits=round(float(stats.entropy[i]), 4),
+        expected_remaining=round(float(stats.expected_size[i]), 3),
+        largest_bucket=int(stats.largest[i]),
+        buckets=int(stats.buckets[i]),
+        can_be_answer=is_cand,
+        pick=pick,
+    )
