@@ -1,0 +1,184 @@
+"""suggest: numbers, ranking, agreement with the strategies, and answering from a tree table."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+from _solver_cli import cli, write_lexicon
+
+from wordle_core.feedback import score
+from wordle_core.matrix import pattern_matrix
+from wordle_core.state import GameState
+from wordle_core.strategies import get_strategy
+from wordle_core.suggest import suggest, tree_guess
+from wordle_core.tables import load_tree_file
+from wordle_core.tree import Tree
+
+
+def _node_history(tree: Tree, node: int) -> list[tuple[int, int]]:
+    hist = []
+    while tree.parent[node] >= 0:
+        hist.append((tree.guess[tree.parent[node]], tree.pattern_in[node]))
+        node = tree.parent[node]
+    return hist[::-1]
+
+
+def _state_at(lex, mat, hist, hard=False):
+    st = GameState.new(lex, hard, mat)
+    for g, p in hist:
+        st = st.apply(g, p)
+    return st
+
+
+@pytest.fixture(scope="module")
+def saved_tree(small_lex, tmp_path_factory):
+    mat = pattern_matrix(small_lex)
+    tree = Tree.build(get_strategy("entropy"), GameState.new(small_lex, False, mat), "salet"
+                      if "salet" in small_lex.guess_index else small_lex.guesses[0])
+    path = tmp_path_factory.mktemp("trees") / "tree.json"
+    tree.save_json(path)
+    return tree, path
+
+
+@pytest.mark.parametrize("name", ["entropy", "expected-size", "minimax", "partitions"])
+def test_computed_pick_equals_strategy_choose(small_lex, name):
+    """The fused kernel path picks exactly what the strategy's own choose() picks."""
+    mat = pattern_matrix(small_lex)
+    rng = np.random.default_rng(7)
+    for _ in range(12):
+        answer = int(rng.integers(len(small_lex.answers)))
+        st = GameState.new(small_lex, False, mat)
+        for _ in range(3):
+            st = st.play(int(rng.integers(len(small_lex.guesses))), answer)
+            if st.solved:
+                break
+            fresh = get_strategy(name)
+            got = suggest(st, get_strategy(name), top=3)
+            assert got.source == "computed"
+            assert small_lex.guess_index[got.best] == fresh.choose(st)
+            assert got.options[0].pick
+
+
+def test_numbers_are_brute_force_correct(small_lex):
+    mat = pattern_matrix(small_lex)
+    st = GameState.new(small_lex, False, mat).play(0, 5)
+    res = suggest(st, get_strategy("entropy"), top=6)
+    cands = st.candidate_words()
+    for o in res.options:
+        groups: dict[str, int] = {}
+        for a in cands:
+            fb = score(o.word, a)
+            groups[fb] = groups.get(fb, 0) + 1
+        sizes = np.array(list(groups.values()), dtype=float)
+        n = len(cands)
+        assert o.buckets == len(groups)
+        assert o.largest_bucket == sizes.max()
+        assert o.expected_remaining == pytest.approx((sizes**2).sum() / n, abs=1e-3)
+        assert o.entropy_bits == pytest.approx(-(sizes / n * np.log2(sizes / n)).sum(), abs=1e-3)
+        assert o.can_be_answer == (o.word in cands)
+    # ranking after the pick: entropy (+ win chance) descending
+    keys = [o.entropy_bits + (1 / n if o.can_be_answer else 0) for o in res.options[1:]]
+    assert keys == sorted(keys, reverse=True)
+
+
+def test_answers_from_the_table_and_matches_computed(small_lex, saved_tree):
+    tree, path = saved_tree
+    mat = pattern_matrix(small_lex)
+    loaded = load_tree_file(small_lex, path, matrix=mat)
+    checked = 0
+    for node in range(len(loaded.guess)):
+        st = _state_at(small_lex, mat, _node_history(loaded, node))
+        via_table = suggest(st, get_strategy("entropy"), top=1, tree=loaded)
+        computed = suggest(st, get_strategy("entropy"), top=1)
+        assert via_table.source == "table"
+        assert computed.source in ("computed",) or st.turn == 0
+        if st.turn:
+            assert via_table.best == computed.best
+        checked += 1
+    assert checked == len(tree.guess) > 50
+
+
+def test_table_is_really_used(small_lex, saved_tree):
+    """A tampered table: suggest must return the table's (different) word, not compute."""
+    _, path = saved_tree
+    mat = pattern_matrix(small_lex)
+    loaded = load_tree_file(small_lex, path, matrix=mat)
+    pat, node = next((p, c) for p, c in loaded.children[0].items() if loaded.children[c])
+    st = GameState.new(small_lex, False, mat).apply(loaded.opener, pat)
+    computed = suggest(st, get_strategy("entropy"), top=1).best
+    other = next(w for w in small_lex.guesses if w != computed)
+    loaded.guess[node] = small_lex.guess_index[other]
+    res = suggest(st, get_strategy("entropy"), top=3, tree=loaded)
+    assert res.source == "table"
+    assert res.best == other != computed
+    assert res.options[0].pick and not any(o.pick for o in res.options[1:])
+
+
+def test_table_not_used_off_its_path(small_lex, saved_tree):
+    tree, _ = saved_tree
+    mat = pattern_matrix(small_lex)
+    other_opener = next(w for w in small_lex.guesses if small_lex.guess_index[w] != tree.opener)
+    answer = next(i for i, w in enumerate(small_lex.answers) if w != other_opener)
+    st = GameState.new(small_lex, False, mat).play(small_lex.guess_index[other_opener], answer)
+    assert tree_guess(tree, st) is None
+    assert suggest(st, get_strategy("entropy"), tree=tree).source == "computed"
+    hard = GameState.new(small_lex, True, mat)
+    assert tree_guess(tree, hard) is None  # a normal-mode tree never answers hard mode
+
+
+def test_hard_mode_options_are_legal(small_lex):
+    mat = pattern_matrix(small_lex)
+    st = GameState.new(small_lex, True, mat).play(0, 3)
+    res = suggest(st, get_strategy("entropy"), top=10)
+    for o in res.options:
+        assert st.constraints.violation(small_lex, small_lex.guess_index[o.word]) is None
+
+
+def test_solved_and_deterministic(small_lex):
+    mat = pattern_matrix(small_lex)
+    a = small_lex.answers[4]
+    st = GameState.new(small_lex, False, mat).play(small_lex.guess_index[a], 4)
+    assert suggest(st, get_strategy("entropy")).source == "solved"
+    st2 = GameState.new(small_lex, False, mat).play(1, 9)
+    one = suggest(st2, get_strategy("entropy"), top=8).to_dict()
+    two = suggest(st2, get_strategy("entropy"), top=8).to_dict()
+    assert one == two
+
+
+def test_cli_suggest_from_tree_file(small_lex, saved_tree, tmp_path):
+    tree, path = saved_tree
+    lexflags = write_lexicon(small_lex, tmp_path)
+    opener = small_lex.guesses[tree.opener]
+    pat = next(iter(tree.children[0]))
+    from wordle_core.feedback import pattern_to_str
+
+    hist = f"{opener}:{pattern_to_str(pat, 5)}"
+    base = ["suggest", *lexflags, "--strategy", "entropy",
+            "--history", hist, "--json"]
+    with_tree = cli(*base, "--tree", str(path))
+    without = cli(*base)
+    assert with_tree.returncode == 0, with_tree.stderr
+    a, b = json.loads(with_tree.stdout), json.loads(without.stdout)
+    assert a["source"] == "table" and b["source"] == "computed"
+    assert a["options"][0]["word"] == b["options"][0]["word"]
+    assert a["options"][0]["word"] == small_lex.guesses[tree.guess[tree.children[0][pat]]]
+
+
+@pytest.mark.parametrize("args, needle", [
+    (["--history", "salet:bbbb"], "4 colours"),
+    (["--history", "zzzzz:bbbbb"], "not an allowed guess"),
+    (["--history", "salet"], "WORD:FEEDBACK"),
+    (["--history", "salet:bybgb,crane:bbbbb"], "no wordle answer fits"),
+    (["--top", "0"], "at least 1"),
+    (["--strategy", "nope"], "unknown strategy"),
+    (["--lexicon", "klingon"], "unknown lexicon"),
+    (["--tree", "/nonexistent.json"], "does not exist"),
+    (["--history", "salet:bqbgb"], "bad feedback"),
+])
+def test_cli_bad_input_one_line(args, needle):
+    r = cli("suggest", *args)
+    assert r.returncode == 2
+    assert needle in r.stderr
+    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr

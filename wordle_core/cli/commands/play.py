@@ -1,0 +1,245 @@
+"""Solver commands: ``suggest``, ``assist``, ``play`` (``--evil``) and ``evil-solve``.
+
+The interactive commands are thin loops around the pure sessions of
+:mod:`wordle_core.session`: read a line (terminal or pipe), hand it over, print what
+comes back. On a pipe the typed line is echoed after the prompt, so a scripted run
+reads like the terminal screen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+import numpy as np
+
+from ...feedback import pattern_to_emoji
+from ...lexicon import Lexicon
+from ...simulate import default_opener
+from ...state import GameState, parse_history
+from ...strategies import get_strategy, list_strategies
+from ...strategies.base import Strategy
+from ...tree import Tree
+from ..common import (
+    DEFAULT_STRATEGY, add_hard_arg, add_json_arg, add_lexicon_args, lexicon_from, matrix_for,
+    print_json, use_colour,
+)
+
+FALLBACK_STRATEGY = "entropy"
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("suggest", help="ranked next guesses for a position, with their numbers")
+    p.add_argument("--history", default="", help="guesses so far, e.g. salet:bybgb,crane:bbgbb")
+    add_lexicon_args(p)
+    _add_strategy(p)
+    add_hard_arg(p)
+    p.add_argument("--top", type=_positive_int, default=5, help="how many guesses to list (default 5)")
+    _add_tree_args(p)
+    add_json_arg(p)
+    p.set_defaults(func=cmd_suggest)
+
+    p = sub.add_parser("assist", help="interactive helper for a real game: type the colours you got")
+    add_lexicon_args(p)
+    _add_strategy(p)
+    add_hard_arg(p)
+    p.add_argument("--top", type=_positive_int, default=3, help="guesses proposed per turn (default 3)")
+    _add_tree_args(p)
+    p.set_defaults(func=cmd_assist)
+
+    p = sub.add_parser("play", help="play a game in the terminal (--evil: against the evil host)")
+    add_lexicon_args(p)
+    add_hard_arg(p)
+    who = p.add_mutually_exclusive_group()
+    who.add_argument("--answer", metavar="WORD", help="the hidden answer (for practice or tests)")
+    who.add_argument("--seed", type=int, help="pick the answer reproducibly from this seed")
+    who.add_argument("--evil", action="store_true",
+                     help="the adversarial host: never commits, keeps the most words each turn")
+    p.set_defaults(func=cmd_play)
+
+    p = sub.add_parser("evil-solve", help="the proven-shortest guess sequence that beats the evil host")
+    add_lexicon_args(p)
+    add_hard_arg(p)
+    p.add_argument("--max-depth", type=_positive_int, default=12, help="give up beyond this many guesses")
+    p.add_argument("--max-positions", type=_positive_int, default=2_000_000,
+                   help="search budget: positions scored before giving up (default 2,000,000)")
+    add_json_arg(p)
+    p.set_defaults(func=cmd_evil_solve)
+
+
+def _positive_int(text: str) -> int:
+    try:
+        n = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if n < 1:
+        raise argparse.ArgumentTypeError(f"{text!r} must be at least 1")
+    return n
+
+
+def _add_strategy(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--strategy", default=None,
+                   help=f"who picks the guess (default: '{DEFAULT_STRATEGY}' when registered, "
+                        f"else '{FALLBACK_STRATEGY}'); see `wordle-lab strategies`")
+
+
+def _add_tree_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--tree", metavar="FILE",
+                   help="precomputed decision tree (pipeline trees table or simulate --save-tree JSON); "
+                        "positions it covers are answered from it")
+    p.add_argument("--opener", help="first guess to propose (default: the tree's, else salet or the "
+                                    "best by entropy)")
+
+
+def strategy_from(args: argparse.Namespace) -> Strategy:
+    name = args.strategy
+    if name is None:
+        names = {str(r["name"]) for r in list_strategies()}
+        name = DEFAULT_STRATEGY if DEFAULT_STRATEGY in names else FALLBACK_STRATEGY
+    return get_strategy(name)
+
+
+def tree_from(args: argparse.Namespace, lex: Lexicon, opener: str | None) -> Tree | None:
+    if not getattr(args, "tree", None):
+        return None
+    from ...tables import load_tree_file
+
+    return load_tree_file(lex, args.tree, strategy=args.strategy, hard=args.hard, opener=opener,
+                          matrix=matrix_for(lex))
+
+
+def _opener_row(args: argparse.Namespace, lex: Lexicon, tree: Tree | None) -> int:
+    if args.opener:
+        return lex.guess_id(args.opener)
+    if tree is not None:
+        return tree.opener
+    return lex.guess_id(default_opener(lex, args.hard))
+
+
+# --- suggest ---------------------------------------------------------------------------
+def cmd_suggest(args: argparse.Namespace) -> int:
+    from ...suggest import suggest
+
+    lex = lexicon_from(args)
+    strat = strategy_from(args)
+    history = parse_history(args.history)
+    state = GameState.from_history(lex, history, args.hard, matrix_for(lex))
+    first = lex.normalise(history[0][0]) if history else args.opener
+    tree = tree_from(args, lex, first)
+    res = suggest(state, strat, top=args.top, tree=tree, opener=_opener_row(args, lex, tree))
+    if args.json:
+        print_json(res.to_dict())
+        return 0
+    mode = "hard" if res.hard else "normal"
+    src = {"table": "from the tree table", "opener": "opener", "computed": f"computed by {res.strategy}",
+           "solved": "solved"}[res.source]
+    print(f"{res.lexicon} · {mode} mode · {len(res.history)} played · "
+          f"{res.remaining:,} candidate{'s' if res.remaining != 1 else ''} left · {src}")
+    if res.source == "solved":
+        print("solved: nothing left to guess")
+        return 0
+    if res.options:
+        print(f"  {'#':>2}  {'guess':<{max(5, lex.length)}}  {'bits':>6}  {'exp.left':>8}  "
+              f"{'largest':>7}  {'buckets':>7}  answer?")
+        for i, o in enumerate(res.options, 1):
+            mark = "*" if o.pick else " "
+            print(f"  {i:>2}{mark} {o.word.upper():<{max(5, lex.length)}}  {o.entropy_bits:>6.3f}  "
+                  f"{o.expected_remaining:>8.2f}  {o.largest_bucket:>7}  {o.buckets:>7}  "
+                  f"{'yes' if o.can_be_answer else 'no'}")
+    if res.candidates:
+        print("candidates:", " ".join(res.candidates))
+    return 0
+
+
+# --- interactive loop --------------------------------------------------------------------
+def run_loop(session, prompt: str = "> ") -> int:  # noqa: ANN001
+    """Feed lines from stdin to ``session`` until it is done, input ends, or Ctrl-C."""
+    from ...session import render
+
+    colour = use_colour(sys.stdout)
+    tty_in = sys.stdin.isatty()
+
+    def show(reply) -> None:  # noqa: ANN001
+        for out in reply.out:
+            stream = sys.stderr if out.kind == "error" else sys.stdout
+            stream.write(render(out, colour and stream is sys.stdout) + "\n")
+            stream.flush()
+
+    show(session.start())
+    while True:
+        try:
+            if tty_in:
+                line = input(prompt)
+            else:
+                sys.stdout.write(prompt)
+                line = sys.stdin.readline()
+                if not line:
+                    sys.stdout.write("\n")
+                    break
+                line = line.rstrip("\n")
+                sys.stdout.write(line + "\n")
+                sys.stdout.flush()
+        except EOFError:
+            sys.stdout.write("\n")
+            break
+        except KeyboardInterrupt:
+            sys.stdout.write("\n")
+            return 130
+        reply = session.handle(line)
+        show(reply)
+        if reply.done:
+            break
+    sys.stdout.flush()
+    return 0
+
+
+def cmd_assist(args: argparse.Namespace) -> int:
+    from ...session import AssistSession
+
+    lex = lexicon_from(args)
+    strat = strategy_from(args)
+    opener = lex.normalise(args.opener) if args.opener else None
+    tree = tree_from(args, lex, opener)
+    session = AssistSession(lex, matrix_for(lex), strat, hard=args.hard, tree=tree,
+                            opener=_opener_row(args, lex, tree), top=args.top)
+    return run_loop(session)
+
+
+def cmd_play(args: argparse.Namespace) -> int:
+    from ...session import PlaySession
+
+    lex = lexicon_from(args)
+    mat = matrix_for(lex)
+    if args.evil:
+        return run_loop(PlaySession(lex, mat, hard=args.hard, evil=True))
+    if args.answer:
+        answer = lex.answer_id(args.answer)
+    else:
+        answer = int(np.random.default_rng(args.seed).integers(len(lex.answers)))
+    return run_loop(PlaySession(lex, mat, hard=args.hard, answer=answer))
+
+
+# --- evil-solve -------------------------------------------------------------------------
+def cmd_evil_solve(args: argparse.Namespace) -> int:
+    from ...evil import evil_solve
+    from ...feedback import parse_feedback
+
+    lex = lexicon_from(args)
+    res = evil_solve(lex, args.hard, matrix_for(lex), max_depth=args.max_depth,
+                     max_positions=args.max_positions, progress=sys.stderr.isatty())
+    if args.json:
+        print_json(res.to_dict())
+        return 0
+    mode = "hard" if args.hard else "normal"
+    print(f"{lex.name} · {mode} mode · evil host (largest group, ties to the lowest pattern)")
+    if res.length is None:
+        print(f"no win found within the limits; proven: at least {res.proven_lower_bound} guesses needed")
+    else:
+        for i, (g, r) in enumerate(zip(res.guesses, res.replies, strict=True), 1):
+            print(f"  {i}. {g.upper()}  {r}  {pattern_to_emoji(parse_feedback(r, lex.length), lex.length)}")
+        print(f"beaten in {res.length} guesses; proven optimal: no sequence of "
+              f"{res.length - 1} guesses beats this host (exhaustive search below)")
+    for d in res.depths:
+        print(f"  depth {d['depth']}: {d['result']} ({d['positions']:,} positions, {d['seconds']} s)")
+    return 0 if res.length is not None else 1
+
