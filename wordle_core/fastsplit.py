@@ -5,7 +5,8 @@ and a ``bincount`` over it; at the start of a game (12,972 guesses x 2,315 answe
 that is ~30 M int64 keys and ~220 ms. The interactive commands need that under
 150 ms, and the evil host / evil search need one more fact per guess: *which*
 pattern holds the most candidates. This numba kernel reads the matrix row by row,
-counts buckets in a small per-thread array and clears only the cells it touched, so
+counts buckets in a small per-thread array (threads only for big
+blocks: below ~1 M cells waking them costs more than it saves) and clears only the cells it touched, so
 it touches each matrix cell once and allocates nothing per guess.
 
 It returns the same :class:`~wordle_core.partition.PartitionStats` as the numpy
@@ -23,40 +24,50 @@ from numba import njit, prange
 from .partition import PartitionStats, _xlogx
 
 
-@njit(parallel=True, cache=True, nogil=True)
-def _kernel(mat, rows, cands, n_pat, xlogx, buckets, largest, sum_sq, sum_xl, worst):
-    n_rows = rows.shape[0]
+@njit(cache=True, nogil=True)
+def _rows(mat, rows, cands, xlogx, lo, hi, counts, buckets, largest, sum_sq, sum_xl, worst):
+    """Statistics of ``rows[lo:hi]``; ``counts`` is all zeros on entry and on exit."""
     n = cands.shape[0]
+    n_pat = counts.shape[0]
+    for i in range(lo, hi):
+        r = rows[i]
+        for j in range(n):
+            counts[mat[r, cands[j]]] += 1
+        nb = 0
+        big = 0
+        big_pat = n_pat
+        sq = 0.0
+        xl = 0.0
+        for j in range(n):
+            p = mat[r, cands[j]]
+            c = counts[p]
+            if c > 0:
+                nb += 1
+                sq += c * c
+                xl += xlogx[c]
+                if c > big or (c == big and p < big_pat):
+                    big = c
+                    big_pat = p
+                counts[p] = 0
+        buckets[i] = nb
+        largest[i] = big
+        sum_sq[i] = sq
+        sum_xl[i] = xl
+        worst[i] = big_pat
+
+
+@njit(parallel=True, cache=True, nogil=True)
+def _parallel(mat, rows, cands, n_pat, xlogx, buckets, largest, sum_sq, sum_xl, worst):
+    n_rows = rows.shape[0]
     n_chunks = min(n_rows, 64)
     for chunk in prange(n_chunks):
         counts = np.zeros(n_pat, np.int32)
         lo = chunk * n_rows // n_chunks
         hi = (chunk + 1) * n_rows // n_chunks
-        for i in range(lo, hi):
-            r = rows[i]
-            for j in range(n):
-                counts[mat[r, cands[j]]] += 1
-            nb = 0
-            big = 0
-            big_pat = n_pat
-            sq = 0.0
-            xl = 0.0
-            for j in range(n):
-                p = mat[r, cands[j]]
-                c = counts[p]
-                if c > 0:
-                    nb += 1
-                    sq += c * c
-                    xl += xlogx[c]
-                    if c > big or (c == big and p < big_pat):
-                        big = c
-                        big_pat = p
-                    counts[p] = 0
-            buckets[i] = nb
-            largest[i] = big
-            sum_sq[i] = sq
-            sum_xl[i] = xl
-            worst[i] = big_pat
+        _rows(mat, rows, cands, xlogx, lo, hi, counts, buckets, largest, sum_sq, sum_xl, worst)
+
+
+_PARALLEL_CELLS = 1_000_000  # below this many matrix cells, waking threads costs more than it saves
 
 
 @dataclass(frozen=True)
@@ -82,6 +93,10 @@ def split_stats(
     worst = np.zeros(n_g, np.int64)
     if n_g and cands.shape[0]:
         mat = np.asarray(matrix)
-        _kernel(mat, rows, cands, n_patterns, _xlogx(int(cands.shape[0])),
-                buckets, largest, sum_sq, sum_xl, worst)
+        xlogx = _xlogx(int(cands.shape[0]))
+        if n_g * cands.shape[0] >= _PARALLEL_CELLS:
+            _parallel(mat, rows, cands, n_patterns, xlogx, buckets, largest, sum_sq, sum_xl, worst)
+        else:
+            _rows(mat, rows, cands, xlogx, 0, n_g, np.zeros(n_patterns, np.int32),
+                  buckets, largest, sum_sq, sum_xl, worst)
     return SplitStats(int(cands.shape[0]), buckets, largest, sum_sq, sum_xl, worst)

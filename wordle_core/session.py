@@ -148,7 +148,8 @@ class AssistSession:
 
     def _prompt_hint(self) -> str:
         word = self.pending or self.advice.best or "?"
-        return f"Type the colours for {word.upper()} (e.g. {'gybbb'[:self.lex.length].ljust(self.lex.length, 'b')}), or 'help'."
+        example = "gy".ljust(self.lex.length, "b")
+        return f"Type the colours for {word.upper()} (e.g. {example}), or 'help'."
 
     def _parse(self, cmd: str) -> tuple[str, int | None]:
         """(word, pattern or None) from one input line; raises WordleError with the reason."""

@@ -21,8 +21,14 @@ from ...strategies import get_strategy, list_strategies
 from ...strategies.base import Strategy
 from ...tree import Tree
 from ..common import (
-    DEFAULT_STRATEGY, add_hard_arg, add_json_arg, add_lexicon_args, lexicon_from, matrix_for,
-    print_json, use_colour,
+    DEFAULT_STRATEGY,
+    add_hard_arg,
+    add_json_arg,
+    add_lexicon_args,
+    lexicon_from,
+    matrix_for,
+    print_json,
+    use_colour,
 )
 
 FALLBACK_STRATEGY = "entropy"
@@ -152,14 +158,14 @@ def cmd_suggest(args: argparse.Namespace) -> int:
 
 
 # --- interactive loop --------------------------------------------------------------------
-def run_loop(session, prompt: str = "> ") -> int:  # noqa: ANN001
+def run_loop(session, prompt: str = "> ") -> int:
     """Feed lines from stdin to ``session`` until it is done, input ends, or Ctrl-C."""
     from ...session import render
 
     colour = use_colour(sys.stdout)
     tty_in = sys.stdin.isatty()
 
-    def show(reply) -> None:  # noqa: ANN001
+    def show(reply) -> None:
         for out in reply.out:
             stream = sys.stderr if out.kind == "error" else sys.stdout
             stream.write(render(out, colour and stream is sys.stdout) + "\n")
