@@ -170,7 +170,7 @@ class AssistSession:
                     if self.state.hard:
                         self.state.constraints.check(L, L.guess_index[word])
                     return word, None
-                if len(parts[0]) == L.length and all(c.lower() in "gybx._" for c in parts[0]):
+                if _looks_like_colours(parts[0], L.length):
                     raise fb_err from None
                 raise WordleError(
                     f"{parts[0]!r} is neither colours like {'gybbb'[:L.length]}... nor an allowed "
@@ -216,6 +216,12 @@ class AssistSession:
 
     def transcript(self) -> list[tuple[str, str]]:
         return self.state.history_words()
+
+
+def _looks_like_colours(token: str, length: int) -> bool:
+    """Was this meant as colours (so the colour error is the useful one)?"""
+    letters = sum(c.lower() in "gybx._" or c in "\u2b1b\u2b1c\U0001f7e8\U0001f7e9" for c in token)
+    return letters == len(token) or (len(token) == length and letters >= length - 1)
 
 
 # --- play -----------------------------------------------------------------------------
