@@ -1,0 +1,81 @@
+"""Scripted ``assist`` games: a program plays the human, through a pipe, reading each prompt.
+
+For each answer it starts ``wordle-lab assist``, waits for the prompt, reads the guess
+the assistant proposed ("Try WORD" / "It must be WORD"), types the colours the real game
+would show for it (computed with :func:`wordle_core.feedback.score`), and repeats until
+the assistant reports the solve. One game also types a malformed line first. Prints
+every transcript (stdout and stderr interleaved, as a terminal would show them).
+
+Run: PYTHONPATH=. .venv/bin/python benchmarks/assist_transcripts.py [--answers cigar,eerie,vivid]
+     [--lexicon wordle] [--strategy NAME]
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+from wordle_core.feedback import score
+
+ROOT = Path(__file__).resolve().parents[1]
+PROPOSAL = re.compile(r"(?:Try|It must be) (\S+?)[.\s]")
+
+
+def read_until_prompt(proc: subprocess.Popen) -> str:
+    buf = b""
+    while not buf.endswith(b"> ") and proc.poll() is None:
+        ch = os.read(proc.stdout.fileno(), 1)
+        if not ch:
+            break
+        buf += ch
+    return buf.decode()
+
+
+def play(answer: str, lexicon: str, strategy: str | None, typo: bool) -> tuple[str, bool]:
+    env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
+    cmd = [sys.executable, "-c", "from wordle_core.cli import entry; entry()", "assist",
+           "--lexicon", lexicon] + (["--strategy", strategy] if strategy else [])
+    proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                            stderr=subprocess.STDOUT, env=env)
+    transcript = ""
+    proposal = None
+    sent_typo = not typo
+    for _ in range(20):
+        chunk = read_until_prompt(proc)
+        transcript += chunk
+        found = PROPOSAL.findall(chunk)
+        if found:
+            proposal = found[-1].lower()
+        if proc.poll() is not None or not chunk.endswith("> "):
+            break
+        line = "bbqgb" if not sent_typo else score(proposal, answer)
+        sent_typo = True
+        proc.stdin.write((line + "\n").encode())
+        proc.stdin.flush()
+    proc.stdin.close()
+    transcript += proc.stdout.read().decode()
+    proc.wait(timeout=60)
+    return transcript, "Solved in" in transcript and proc.returncode == 0
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--answers", default="cigar,eerie,vivid")
+    ap.add_argument("--lexicon", default="wordle")
+    ap.add_argument("--strategy")
+    args = ap.parse_args()
+    ok = True
+    for i, ans in enumerate(args.answers.split(",")):
+        text, solved = play(ans.strip(), args.lexicon, args.strategy, typo=(i == 0))
+        print(f"===== answer {ans.upper()} ({'solved' if solved else 'NOT SOLVED'}) =====")
+        print(text.rstrip())
+        ok &= solved
+    sys.exit(0 if ok else 1)
+
+
+if __name__ == "__main__":
+    main()
