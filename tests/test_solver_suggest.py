@@ -182,3 +182,15 @@ def test_cli_bad_input_one_line(args, needle):
     assert r.returncode == 2
     assert needle in r.stderr
     assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+
+
+@pytest.mark.parametrize("name", ["entropy", "minimax"])
+def test_compiled_strategy_builds_the_same_tree(small_lex, name):
+    from wordle_core.suggest import CompiledPartition
+
+    mat = pattern_matrix(small_lex)
+    root = GameState.new(small_lex, False, mat)
+    ref = Tree.build(get_strategy(name), root, 0)
+    fast = Tree.build(CompiledPartition(get_strategy(name)), root, 0)
+    assert fast.guess == ref.guess and fast.parent == ref.parent
+    assert np.array_equal(fast.lengths(), ref.lengths())
