@@ -13,6 +13,7 @@ import sys
 
 import numpy as np
 
+from ...errors import WordleError
 from ...feedback import pattern_to_emoji
 from ...lexicon import Lexicon
 from ...simulate import default_opener
@@ -106,12 +107,31 @@ def strategy_from(args: argparse.Namespace) -> Strategy:
 
 
 def tree_from(args: argparse.Namespace, lex: Lexicon, opener: str | None) -> Tree | None:
+    """The table's tree for ``opener``; a table without that opener is not an error.
+
+    A table holds trees for some openers only. When the game opened with another word,
+    the table is checked to be readable (a broken file still fails loudly) and the
+    position is computed instead.
+    """
     if not getattr(args, "tree", None):
         return None
     from ...tables import load_tree_file
 
-    return load_tree_file(lex, args.tree, strategy=args.strategy, hard=args.hard, opener=opener,
-                          matrix=matrix_for(lex))
+    def load(op: str | None) -> Tree:
+        return load_tree_file(lex, args.tree, strategy=args.strategy, hard=args.hard, opener=op,
+                              matrix=matrix_for(lex))
+
+    try:
+        return load(opener)
+    except WordleError as first:
+        if opener is None:
+            raise
+        try:
+            load(None)  # is the table usable at all? if not, its own error is the answer
+        except WordleError:
+            raise first from None
+        sys.stderr.write(f"note: the tree table has no tree opening with {opener.upper()}; computing\n")
+        return None
 
 
 def _opener_row(args: argparse.Namespace, lex: Lexicon, tree: Tree | None) -> int:
