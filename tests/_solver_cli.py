@@ -26,3 +26,21 @@ def write_lexicon(lex, directory: Path) -> list[str]:
     ans.write_text("\n".join(lex.answers) + "\n")
     gss.write_text("\n".join(lex.guesses) + "\n")
     return ["--answers", str(ans), "--guesses", str(gss)]
+
+
+def run_main(args: list[str], capsys, stdin_text: str = "") -> tuple[int, str, str]:
+    """The CLI's ``main`` in this process (fast path for error-message tests)."""
+    import io
+
+    from wordle_core.cli import main
+
+    old = sys.stdin
+    sys.stdin = io.StringIO(stdin_text)
+    try:
+        code = main(args)
+    except SystemExit as exc:  # argparse usage errors
+        code = int(exc.code or 0)
+    finally:
+        sys.stdin = old
+    out = capsys.readouterr()
+    return code, out.out, out.err

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
-from _solver_cli import cli, write_lexicon
+from _solver_cli import cli, run_main, write_lexicon
 
 from wordle_core.feedback import parse_feedback, score
 from wordle_core.matrix import pattern_matrix
@@ -231,10 +231,10 @@ def test_cli_play_evil_and_seed_reproducible(small_lex, tmp_path):
     (["evil-solve", "--lexicon", "nope"], "unknown lexicon"),
     (["play", "--answers", "/nonexistent"], "does not exist"),
 ])
-def test_cli_bad_flags_one_line(args, needle):
-    r = cli(*args, input_text="")
-    assert r.returncode == 2
-    assert needle in r.stderr and len(r.stderr.strip().splitlines()) == 1
+def test_cli_bad_flags_one_line(args, needle, capsys):
+    code, _, err = run_main(args, capsys)
+    assert code == 2
+    assert needle in err and len(err.strip().splitlines()) == 1
 
 
 def test_cli_eof_and_empty_lines_are_fine(small_lex, tmp_path):

@@ -6,7 +6,7 @@ import json
 
 import numpy as np
 import pytest
-from _solver_cli import cli, write_lexicon
+from _solver_cli import cli, run_main, write_lexicon
 
 from wordle_core.feedback import score
 from wordle_core.matrix import pattern_matrix
@@ -177,11 +177,18 @@ def test_cli_suggest_from_tree_file(small_lex, saved_tree, tmp_path):
     (["--tree", "/nonexistent.json"], "does not exist"),
     (["--history", "salet:bqbgb"], "bad feedback"),
 ])
-def test_cli_bad_input_one_line(args, needle):
-    r = cli("suggest", *args)
-    assert r.returncode == 2
-    assert needle in r.stderr
-    assert len(r.stderr.strip().splitlines()) == 1 and "Traceback" not in r.stderr
+def test_cli_bad_input_one_line(args, needle, capsys):
+    code, _, err = run_main(["suggest", *args], capsys)
+    assert code == 2
+    assert needle in err
+    assert len(err.strip().splitlines()) == 1 and "Traceback" not in err
+
+
+def test_cli_bad_input_in_a_real_process():
+    r = cli("suggest", "--history", "salet:bqbgb")
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr == "wordle-lab: error: bad feedback 'bqbgb': use g (green), y (yellow), b (gray) " \
+        "or the emoji squares\n"
 
 
 @pytest.mark.parametrize("name", ["entropy", "minimax"])
