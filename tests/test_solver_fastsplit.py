@@ -49,3 +49,18 @@ def test_default_rows_is_every_guess(small_lex):
     mat = pattern_matrix(small_lex)
     s = split_stats(mat, None, np.arange(10), small_lex.n_patterns)
     assert len(s.buckets) == len(small_lex.guesses)
+
+
+@pytest.mark.parametrize("size", [2, 4, 8, 15])
+def test_first_perfect_split_matches_full_stats(small_lex, size):
+    from wordle_core.fastsplit import first_perfect_split
+
+    mat = pattern_matrix(small_lex)
+    rng = np.random.default_rng(size)
+    for _ in range(5):
+        cands = np.sort(rng.choice(len(small_lex.answers), size, replace=False))
+        rows = rng.permutation(len(small_lex.guesses))
+        stats = split_stats(mat, rows, cands, small_lex.n_patterns)
+        perfect = np.flatnonzero(stats.largest == 1)
+        expected = int(perfect[0]) if perfect.size else -1
+        assert first_perfect_split(mat, rows, cands, small_lex.n_patterns) == expected

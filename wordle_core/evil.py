@@ -14,11 +14,13 @@ maps to one forced reply sequence. :func:`evil_solve` finds the shortest sequenc
 ends in all-green by iterative deepening over guesses, with only *sound* pruning, so a
 failed depth is a proof that no shorter sequence exists:
 
-* a position with ``s`` words left needs at least ``1 + lb(ceil(s / P))`` guesses
-  (``P`` = number of patterns: one guess splits ``s`` words into at most ``P``
-  groups, and the host keeps the largest);
+* a position with ``s`` words left needs at least ``1 + lb(ceil(s / B))`` guesses,
+  where ``B`` bounds the groups one guess can make: the number of patterns at the
+  start, then the most groups any allowed guess made on an ancestor position (a subset
+  of words never splits into more groups; in hard mode the allowed guesses only
+  shrink). The host keeps the largest group, so it has at least ``ceil(s / B)`` words;
 * a position with 2+ words is won in two guesses only by a guess that splits it into
-  singletons (largest group 1);
+  singletons: a compiled scan that drops each guess at its first repeated pattern;
 * positions already refuted at a depth are remembered (memo on the candidate set and,
   in hard mode, the obligations).
 """
@@ -33,7 +35,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .errors import WordleError
-from .fastsplit import split_stats
+from .fastsplit import first_perfect_split, split_stats
 from .feedback import all_green, pattern_to_str
 from .lexicon import Lexicon
 from .state import GameState
@@ -77,11 +79,11 @@ class EvilHost:
 
 
 # --- the exact search ------------------------------------------------------------------
-def _lower_bound(size: int, n_patterns: int) -> int:
-    """Guesses needed at least from a position with ``size`` words (see module docs)."""
+def _lower_bound(size: int, groups: int) -> int:
+    """Guesses needed at least from ``size`` words when a guess makes at most ``groups``."""
     need = 1
     while size > 1:
-        size = math.ceil(size / n_patterns)
+        size = math.ceil(size / groups)
         need += 1
     return need
 
@@ -124,28 +126,48 @@ class _Search:
         self.max_positions = max_positions
         self.progress = progress
 
-    def _stats(self, st: GameState):
+    def _count(self) -> None:
         self.positions += 1
         if self.positions > self.max_positions:
             raise _BudgetError
+
+    def _stats(self, st: GameState):
+        self._count()
         return split_stats(st.matrix, st.legal_rows, st.candidates, self.P)
 
-    def win(self, st: GameState, d: int, top: bool = False) -> list[int] | None:
-        """Guess rows that beat the host from ``st`` within ``d`` guesses, or None."""
+    def win(self, st: GameState, d: int, bmax: int, top: bool = False) -> list[int] | None:
+        """Guess rows that beat the host from ``st`` within ``d`` guesses, or None.
+
+        ``bmax`` bounds how many groups any allowed guess can split ``st`` into: the most
+        any guess achieved on an ancestor position (a subset never splits into more).
+        """
         n = st.n_candidates
         if n == 1:
             row = int(st.candidate_rows[0])
             legal = not st.hard or st.constraints.violation(self.lex, row) is None
             return [row] if d >= 1 and legal else None
-        if d < _lower_bound(n, self.P):
+        if d < _lower_bound(n, bmax):
             return None
         key = st.key()
         if self.refuted.get(key, 0) >= d:
             return None
-        stats = self._stats(st)
         rows = st.legal_rows
         is_cand = np.zeros(len(self.lex.guesses), dtype=bool)
         is_cand[st.candidate_rows] = True
+        if d == 2:  # won in two only by a guess that leaves every word on its own
+            self._count()
+            ordered = rows[np.lexsort((rows, ~is_cand[rows]))]
+            i = first_perfect_split(st.matrix, ordered, st.candidates, self.P)
+            if i >= 0:
+                g = int(ordered[i])
+                child = st.apply(g, evil_reply(st.matrix, st.candidates, g, self.P))
+                if child.solved:
+                    return [g]
+                return [g, int(child.candidate_rows[0])]
+            self.refuted[key] = d
+            return None
+        stats = self._stats(st)
+        bmax = min(bmax, int(stats.buckets.max()))
         order = np.lexsort((rows, ~is_cand[rows], stats.largest))
         seen: set[bytes] = set()
         it = order
@@ -157,7 +179,7 @@ class _Search:
             size = int(stats.largest[i])
             if size >= n:
                 break  # sorted: every remaining guess leaves everything in play
-            if _lower_bound(size, self.P) > d - 1:
+            if _lower_bound(size, bmax) > d - 1:
                 break  # sorted by size: no later guess can do better
             g = int(rows[i])
             pat = int(stats.worst[i])
@@ -168,7 +190,7 @@ class _Search:
                     continue
                 seen.add(sig)
             child = st.apply(g, pat)
-            rest = self.win(child, d - 1)
+            rest = self.win(child, d - 1, bmax)
             if rest is not None:
                 return [g, *rest]
         self.refuted[key] = d
@@ -191,7 +213,7 @@ def evil_solve(
         t = time.perf_counter()
         before = search.positions
         try:
-            found = search.win(root, d, top=True)
+            found = search.win(root, d, lexicon.n_patterns, top=True)
         except _BudgetError:
             depths.append({"depth": d, "result": "search limit reached",
                            "positions": search.positions - before,

@@ -100,3 +100,39 @@ def split_stats(
             _rows(mat, rows, cands, xlogx, 0, n_g, np.zeros(n_patterns, np.int32),
                   buckets, largest, sum_sq, sum_xl, worst)
     return SplitStats(int(cands.shape[0]), buckets, largest, sum_sq, sum_xl, worst)
+
+
+@njit(cache=True, nogil=True)
+def _first_perfect(mat, rows, cands, n_pat):
+    """Index of the first row that gives every candidate its own pattern, else -1.
+
+    Stops reading a row at its first repeated pattern, which for most guesses comes
+    after a handful of candidates: this is the "can it be won in two?" test of the evil
+    search, far cheaper than full statistics.
+    """
+    n = cands.shape[0]
+    seen = np.zeros(n_pat, np.uint8)
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        ok = True
+        stop = n
+        for j in range(n):
+            p = mat[r, cands[j]]
+            if seen[p]:
+                ok = False
+                stop = j
+                break
+            seen[p] = 1
+        for j in range(stop):
+            seen[mat[r, cands[j]]] = 0
+        if ok:
+            return i
+    return -1
+
+
+def first_perfect_split(matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray, n_patterns: int) -> int:
+    """Position in ``rows`` of the first guess splitting ``cands`` into singletons, or -1."""
+    if cands.shape[0] > n_patterns:
+        return -1
+    return int(_first_perfect(np.asarray(matrix), np.ascontiguousarray(rows, dtype=np.int64),
+                              np.ascontiguousarray(cands, dtype=np.int64), n_patterns))
