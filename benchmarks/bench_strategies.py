@@ -23,7 +23,8 @@ def main() -> None:
     mat = pattern_matrix(lex)
     names = args.strategies or [s["name"] for s in list_strategies()]
     print(f"{lex.name}, opener {args.opener.upper()}, {len(lex.answers):,} answers")
-    print(f"{'strategy':<18}{'mode':<8}{'total':>7}{'mean':>8}{'max':>5}{'fail':>6}{'ms/game':>9}{'tree s':>8}")
+    print(f"{'strategy':<18}{'mode':<8}{'total':>7}{'mean':>8}{'max':>5}{'fail':>6}"
+          f"{'ms/game':>9}{'tree s':>8}")
     for name in names:
         for hard in (False, True):
             t = time.perf_counter()

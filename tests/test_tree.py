@@ -11,7 +11,7 @@ from wordle_core.strategies import get_strategy
 from wordle_core.tree import Tree
 
 
-def test_tree_games_equal_played_games(small_lex) -> None:  # noqa: ANN001
+def test_tree_games_equal_played_games(small_lex) -> None:
     strat = get_strategy("entropy")
     tree = Tree.build(strat, GameState.new(small_lex), "crane" if "crane" in small_lex.guess_index
                       else small_lex.guesses[0])
@@ -30,7 +30,7 @@ def test_tree_games_equal_played_games(small_lex) -> None:  # noqa: ANN001
     assert tree.lengths().sum() == sum(len(tree.path(a)) for a in tree.answers)
 
 
-def test_json_round_trip(small_lex, tmp_path) -> None:  # noqa: ANN001
+def test_json_round_trip(small_lex, tmp_path) -> None:
     tree = Tree.build(get_strategy("minimax"), GameState.new(small_lex), small_lex.guesses[1])
     path = tmp_path / "t.json"
     tree.save_json(path)
@@ -42,7 +42,7 @@ def test_json_round_trip(small_lex, tmp_path) -> None:  # noqa: ANN001
         assert back.next_guess(patterns[:1]) == tree.next_guess(patterns[:1])
 
 
-def test_simulate_from_saved_tree(tmp_path) -> None:  # noqa: ANN001
+def test_simulate_from_saved_tree(tmp_path) -> None:
     out = tmp_path / "salet.json"
     base = [sys.executable, "-m", "wordle_core", "simulate", "--strategy", "entropy", "--json"]
     first = json.loads(subprocess.run([*base, "--save-tree", str(out)], capture_output=True,
