@@ -11,8 +11,15 @@ from ...simulate import default_opener, simulate
 from ...state import GameState, parse_history
 from ...strategies import get_strategy, list_strategies
 from ..common import (
-    add_hard_arg, add_json_arg, add_lexicon_args, add_strategy_arg, coloured_guess,
-    lexicon_from, matrix_for, print_json, use_colour,
+    add_hard_arg,
+    add_json_arg,
+    add_lexicon_args,
+    add_strategy_arg,
+    coloured_guess,
+    lexicon_from,
+    matrix_for,
+    print_json,
+    use_colour,
 )
 
 
@@ -65,7 +72,8 @@ def cmd_lexicons(args: argparse.Namespace) -> int:
         print_json(rows)
     else:
         for r in rows:
-            print(f"{r['name']:<14} length {r['length']}  answers {r['answers']:>6,}  guesses {r['guesses']:>6,}")
+            print(f"{r['name']:<14} length {r['length']}  "
+                  f"answers {r['answers']:>6,}  guesses {r['guesses']:>6,}")
     return 0
 
 
@@ -103,7 +111,7 @@ def cmd_strategies(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_tree(args: argparse.Namespace, lex):  # noqa: ANN001, ANN202
+def _load_tree(args: argparse.Namespace, lex):
     from ...tables import load_tree_file
 
     return load_tree_file(lex, args.tree, strategy=args.strategy, hard=args.hard,
