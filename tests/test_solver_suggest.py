@@ -201,3 +201,41 @@ def test_compiled_strategy_builds_the_same_tree(small_lex, name):
     fast = Tree.build(CompiledPartition(get_strategy(name)), root, 0)
     assert fast.guess == ref.guess and fast.parent == ref.parent
     assert np.array_equal(fast.lengths(), ref.lengths())
+
+
+def test_suggest_from_a_trees_avro_table(small_lex, tmp_path, capsys):
+    """The pipeline's ``trees`` Avro table: covered positions come from it, and agree."""
+    records = pytest.importorskip("pipelines.records")
+    schemas = pytest.importorskip("pipelines.schemas")
+    import fastavro
+
+    mat = pattern_matrix(small_lex)
+    flags = write_lexicon(small_lex, tmp_path)
+    from wordle_core.lexicon import Lexicon
+
+    lex = Lexicon.from_files(flags[1], flags[3])  # the name the CLI will see
+    trees = [Tree.build(get_strategy("entropy"), GameState.new(lex, False, pattern_matrix(lex)), op)
+             for op in (lex.guesses[0], lex.guesses[9])]
+    table = tmp_path / "out" / "trees"
+    table.mkdir(parents=True)
+    with open(table / "trees-00000-of-00001.avro", "wb") as fh:
+        fastavro.writer(fh, schemas.SCHEMAS["trees"], [records.tree_record(t) for t in trees])
+    tree = trees[1]
+    node = next(c for c in tree.children[0].values() if tree.children[c])
+    pat = tree.pattern_in[node]
+    from wordle_core.feedback import pattern_to_str
+
+    hist = f"{lex.guesses[tree.opener]}:{pattern_to_str(pat, 5)}"
+    base = ["suggest", *flags, "--strategy", "entropy", "--history", hist, "--json", "--top", "1"]
+    code, out, err = run_main([*base, "--tree", str(tmp_path / "out")], capsys)
+    assert code == 0, err
+    via_table = json.loads(out)
+    code, out, _ = run_main(base, capsys)
+    computed = json.loads(out)
+    assert via_table["source"] == "table" and computed["source"] == "computed"
+    assert via_table["options"][0]["word"] == computed["options"][0]["word"] == lex.guesses[tree.guess[node]]
+    # an opener the table does not hold: computed, with a note, not an error
+    other = f"{lex.guesses[5]}:{pattern_to_str(int(mat[5, 0]), 5)}"
+    code, out, err = run_main(["suggest", *flags, "--strategy", "entropy", "--history", other, "--json",
+                               "--tree", str(tmp_path / "out")], capsys)
+    assert code == 0 and json.loads(out)["source"] == "computed" and "no tree opening" in err

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 import numpy as np
 
@@ -124,14 +125,27 @@ def tree_from(args: argparse.Namespace, lex: Lexicon, opener: str | None) -> Tre
     try:
         return load(opener)
     except WordleError as first:
-        if opener is None:
-            raise
-        try:
-            load(None)  # is the table usable at all? if not, its own error is the answer
-        except WordleError:
+        if opener is None or not _table_has_other_openers(args.tree, lex, args.hard, opener):
             raise first from None
         sys.stderr.write(f"note: the tree table has no tree opening with {opener.upper()}; computing\n")
         return None
+
+
+def _table_has_other_openers(path: str, lex: Lexicon, hard: bool, opener: str) -> bool:
+    """Does a readable tree source hold trees for this game, just not from ``opener``?"""
+    from ... import tables
+
+    p = Path(path)
+    if p.is_file() and p.suffix != ".avro":  # a JSON tree: one opener, any other is a miss
+        return True
+    finder = getattr(tables, "table_files", None)
+    reader = getattr(tables, "read_avro_records", None)
+    if finder is None or reader is None:
+        return False
+    mode = "hard" if hard else "normal"
+    recs = reader(finder(p, "trees"))  # an unreadable table raises its own clear error
+    return any(r.get("lexicon") == lex.name and r.get("mode") == mode and r.get("opener") != opener
+               for r in recs)
 
 
 def _opener_row(args: argparse.Namespace, lex: Lexicon, tree: Tree | None) -> int:
