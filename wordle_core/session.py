@@ -156,10 +156,6 @@ class AssistSession:
         L = self.lex
         try:  # the whole line as colours (emoji may come with spaces between them)
             pat = parse_feedback(cmd, L.length)
-            word = self.pending or self.advice.best
-            if word is None:
-                raise WordleError("the game is over; type 'undo' or 'quit'")
-            return word, pat
         except WordleError as fb_err:
             parts = cmd.replace(":", " ").split()
             if len(parts) == 2:
@@ -177,6 +173,10 @@ class AssistSession:
                     f"{L.name} guess; type 'help'"
                 ) from None
             raise WordleError(f"cannot read {cmd!r}: type the colours, or WORD COLOURS; 'help'") from None
+        word = self.pending or self.advice.best
+        if word is None:
+            raise WordleError("the game is over; type 'undo' or 'quit'")
+        return word, pat
 
     def _apply(self, word: str, pattern: int) -> Reply:
         L = self.lex
