@@ -1,0 +1,259 @@
+"""Beyond one board: ``review``, ``tree``, ``multi-solve``, ``multi-simulate``,
+``multi-assist`` and ``prior-effect``.
+
+Multi-board versions of solve/simulate/assist live here as their own commands so
+that they need no edits to the single-board command modules; ``--boards N`` on those
+commands only has to dispatch to :mod:`wordle_core.multiboard`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ... import prior as _prior  # noqa: F401  (registers the prior-* strategies)
+from ...errors import WordleError
+from ...feedback import int_to_digits, pattern_to_emoji, pattern_to_str
+from ...io import atomic_write_text
+from ...state import parse_history
+from ...strategies import REGISTRY, get_strategy
+from ...strategies.base import _load_all
+from ..common import (
+    add_hard_arg,
+    add_json_arg,
+    add_lexicon_args,
+    coloured_guess,
+    lexicon_from,
+    matrix_for,
+    print_json,
+    use_colour,
+)
+
+
+def default_strategy_name() -> str:
+    """``default`` (the project's best strategy) when registered, else ``entropy``."""
+    _load_all()
+    return "default" if "default" in REGISTRY else "entropy"
+
+
+def _strategy_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--strategy", default=None,
+                   help="strategy that gives the best guess (default: 'default' if available, else entropy)")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("review", help="review a played game guess by guess: skill and luck")
+    p.add_argument("--history", required=True, help="the game, e.g. crane:bybby,pilot:bbbbb,rebus:ggggg")
+    add_lexicon_args(p)
+    _strategy_arg(p)
+    add_hard_arg(p)
+    add_json_arg(p)
+    p.set_defaults(func=cmd_review)
+
+    p = sub.add_parser("tree", help="export a strategy's decision tree (dot, html, csv)")
+    p.add_argument("--opener", help="first guess (default: salet, or the best by entropy)")
+    p.add_argument("--format", choices=("dot", "html", "csv"), default="html")
+    p.add_argument("--output", "-o", metavar="FILE", help="write here (default: stdout)")
+    p.add_argument("--table", metavar="PATH",
+                   help="trees Avro table (file, directory or glob); default: outputs/ when present")
+    p.add_argument("--no-table", action="store_true", help="always build the tree, ignore Avro tables")
+    add_lexicon_args(p)
+    _strategy_arg(p)
+    add_hard_arg(p)
+    p.set_defaults(func=cmd_tree)
+
+    p = sub.add_parser("multi-solve", help="play one multi-board game (Dordle, Quordle, Octordle)")
+    p.add_argument("answers", nargs="*", help="one answer per board (or use --boards and --seed)")
+    p.add_argument("--boards", type=int, help="number of boards when answers are drawn at random")
+    p.add_argument("--seed", type=int, default=0, help="seed for random answers (default 0)")
+    p.add_argument("--opener", default="salet", help="first guess (default salet)")
+    p.add_argument("--limit", type=int, help="guess limit (default boards + 5)")
+    add_lexicon_args(p)
+    add_json_arg(p)
+    p.set_defaults(func=cmd_multi_solve)
+
+    p = sub.add_parser("multi-simulate", help="seeded multi-board games: mean guesses, failure rate")
+    p.add_argument("--boards", type=int, required=True, help="2 Dordle, 4 Quordle, 8 Octordle")
+    p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the answer sets (default 0)")
+    p.add_argument("--opener", default="salet", help="first guess (default salet)")
+    p.add_argument("--limit", type=int, help="guess limit (default boards + 5)")
+    add_lexicon_args(p)
+    add_json_arg(p)
+    p.set_defaults(func=cmd_multi_simulate)
+
+    p = sub.add_parser("multi-assist", help="next guess for a live multi-board game")
+    p.add_argument("--boards", type=int, required=True)
+    p.add_argument("--history", default="",
+                   help="WORD:FB1/FB2/...,WORD:...; '-' for a board solved earlier")
+    p.add_argument("--opener", default="salet", help="suggested first guess (default salet)")
+    add_lexicon_args(p)
+    add_json_arg(p)
+    p.set_defaults(func=cmd_multi_assist)
+
+    p = sub.add_parser("prior-effect",
+                       help="share solved within the limit with and without a word-frequency prior")
+    p.add_argument("--opener", help="first guess for both runs (default: each strategy's own choice)")
+    p.add_argument("--strategy", default="entropy", choices=("entropy", "expected-size"),
+                   help="partition score to weight (default entropy)")
+    add_lexicon_args(p)
+    add_hard_arg(p)
+    add_json_arg(p)
+    p.set_defaults(func=cmd_prior_effect, lexicon="nyt14855-all")
+
+
+# --- review --------------------------------------------------------------------------------
+def cmd_review(args: argparse.Namespace) -> int:
+    from ...review import format_review, review_game
+
+    lex = lexicon_from(args)
+    strategy = args.strategy or default_strategy_name()
+    get_strategy(strategy)
+    review = review_game(lex, parse_history(args.history), strategy, args.hard, matrix_for(lex))
+    if args.json:
+        print_json(review)
+    else:
+        print(format_review(review))
+    return 0
+
+
+# --- tree ----------------------------------------------------------------------------------
+def cmd_tree(args: argparse.Namespace) -> int:
+    from ...export import default_tables_dir, find_tree_tables, render, tree_from_tables
+    from ...simulate import default_opener
+    from ...state import GameState
+    from ...tree import Tree
+
+    lex = lexicon_from(args)
+    strategy = args.strategy or default_strategy_name()
+    strat = get_strategy(strategy)
+    opener = lex.normalise(args.opener) if args.opener else default_opener(lex, args.hard)
+    mat = matrix_for(lex)
+    tree = None
+    if not args.no_table:
+        where = args.table if args.table else default_tables_dir()
+        files = find_tree_tables(where)
+        if args.table and not files:
+            raise WordleError(f"no trees Avro files at {args.table!r}")
+        tree = tree_from_tables(lex, files, strategy, args.hard, opener, mat)
+        if tree is not None:
+            sys.stderr.write(f"tree: read from the trees table ({len(files)} file(s))\n")
+    if tree is None:
+        sys.stderr.write(f"tree: building {strategy} from {opener.upper()} ...\n")
+        tree = Tree.build(strat, GameState.new(lex, args.hard, mat), opener)
+    text = render(tree, args.format)
+    if args.output:
+        atomic_write_text(args.output, text)
+        sys.stderr.write(f"tree: wrote {args.output} ({len(tree.guess):,} positions)\n")
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+# --- multi-board ---------------------------------------------------------------------------
+def cmd_multi_solve(args: argparse.Namespace) -> int:
+    from ...multiboard import MultiEntropy, default_limit, play_game, seeded_answer_sets
+
+    lex = lexicon_from(args)
+    if args.answers:
+        if args.boards and args.boards != len(args.answers):
+            raise WordleError(f"--boards {args.boards} but {len(args.answers)} answers given")
+        ids = [lex.answer_id(a) for a in args.answers]
+    elif args.boards:
+        ids = [int(a) for a in seeded_answer_sets(lex, args.boards, 1, args.seed)[0]]
+    else:
+        raise WordleError("give the answers (one per board) or --boards N")
+    opener = lex.normalise(args.opener) if args.opener else None
+    mat = matrix_for(lex)
+    game = play_game(MultiEntropy(), lex, ids, opener, mat)
+    limit = args.limit or default_limit(len(ids))
+    rows = []
+    for t, g in enumerate(game.guesses, 1):
+        pats = [None if game.solved_turn[b] and game.solved_turn[b] < t else int(mat[g, a])
+                for b, a in enumerate(ids)]
+        rows.append((lex.guesses[g], pats))
+    if args.json:
+        print_json({
+            "answers": [lex.answers[a] for a in ids], "guesses": game.length, "limit": limit,
+            "solved": game.length <= limit, "solvedAt": game.solved_turn,
+            "steps": [{"guess": w, "feedback": [None if p is None else pattern_to_str(p, lex.length)
+                                                for p in pats]} for w, pats in rows],
+        })
+        return 0
+    colour = use_colour(sys.stdout)
+    for t, (w, pats) in enumerate(rows, 1):
+        cells = ["·" * lex.length if p is None else pattern_to_emoji(p, lex.length) for p in pats]
+        first = next((p for p in pats if p is not None), 0)
+        print(f"{t:>2}. {coloured_guess(w, int_to_digits(first, lex.length), colour)}  {' '.join(cells)}")
+    verdict = "won" if game.length <= limit else "lost"
+    print(f"{verdict}: {' '.join(lex.answers[a].upper() for a in ids)} in {game.length} "
+          f"(limit {limit}); boards solved at {game.solved_turn}")
+    return 0
+
+
+def cmd_multi_simulate(args: argparse.Namespace) -> int:
+    from ...multiboard import simulate_multi
+
+    lex = lexicon_from(args)
+    if args.games < 1:
+        raise WordleError("--games must be at least 1")
+    rep = simulate_multi(lex, args.boards, args.games, args.seed, args.opener, args.limit,
+                         matrix=matrix_for(lex), progress=sys.stderr.isatty() or args.games >= 200)
+    if args.json:
+        print_json(rep)
+        return 0
+    print(f"{rep['lexicon']} · {rep['boards']} boards · {rep['strategy']} · "
+          f"opener {str(rep['opener']).upper()} · {rep['games']:,} games (seed {rep['seed']})")
+    print(f"mean {rep['meanGuesses']:.4f} guesses  max {rep['maxGuesses']}  failures {rep['failures']} "
+          f"({100 * rep['failureRate']:.2f}% over {rep['limit']})  {rep['seconds']} s "
+          f"({rep['msPerGame']} ms/game)")
+    dist = rep["guessDistribution"]
+    top = max(dist.values())
+    for k, v in dist.items():
+        print(f"  {k:>2} {v:>6,} {'█' * max(1, round(40 * v / top))}")
+    return 0
+
+
+def cmd_multi_assist(args: argparse.Namespace) -> int:
+    from ...multiboard import MultiEntropy, parse_multi_history, replay
+
+    lex = lexicon_from(args)
+    hist = parse_multi_history(args.history, lex, args.boards)
+    state = replay(lex, args.boards, hist, matrix_for(lex))
+    if state.done:
+        nxt = None
+    elif not hist and args.opener:
+        nxt = lex.normalise(args.opener)
+    else:
+        nxt = lex.guesses[MultiEntropy().choose(state)]
+    boards = [{"board": b + 1, "solved": state.solved[b], "candidates": int(c.shape[0]),
+               "sample": [lex.answers[i] for i in c[:8]]} for b, c in enumerate(state.candidates)]
+    if args.json:
+        print_json({"next": nxt, "turn": state.turn + 1, "boards": boards})
+        return 0
+    for bd in boards:
+        status = "solved" if bd["solved"] else f"{bd['candidates']:,} left: {' '.join(bd['sample'])}" + \
+            (" ..." if bd["candidates"] > 8 else "")
+        print(f"board {bd['board']}: {status}")
+    print("all boards solved" if nxt is None else f"next guess: {nxt.upper()}")
+    return 0
+
+
+# --- prior ---------------------------------------------------------------------------------
+def cmd_prior_effect(args: argparse.Namespace) -> int:
+    from ...prior import prior_effect
+
+    lex = lexicon_from(args)
+    rep = prior_effect(lex, args.strategy, args.opener, args.hard, matrix_for(lex), progress=True)
+    if args.json:
+        print_json(rep)
+        return 0
+    print(f"{rep['lexicon']} · prior-{args.strategy} · {'hard' if args.hard else 'normal'} mode · "
+          f"limit {rep['limit']} · {rep['answers']:,} answers")
+    print(f"{'prior used by the solver':<26} {'opener':<8} {'mean':>7} {'solved (unweighted)':>20} "
+          f"{'solved (by frequency)':>22} {'seconds':>8}")
+    for r in rep["runs"]:
+        print(f"{r['prior']:<26} {r['opener'].upper():<8} {r['meanGuesses']:>7.4f} "
+              f"{100 * r['solvedUnweighted']:>19.2f}% {100 * r['solvedWeighted']:>21.2f}% "
+              f"{r['seconds']:>8.1f}")
+    return 0
