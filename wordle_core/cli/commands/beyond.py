@@ -63,7 +63,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_tree)
 
     p = sub.add_parser("multi-solve", help="play one multi-board game (Dordle, Quordle, Octordle)")
-    p.add_argument("answers", nargs="*", help="one answer per board (or use --boards and --seed)")
+    p.add_argument("words", nargs="*", metavar="ANSWER", help="one answer per board (or --boards and --seed)")
     p.add_argument("--boards", type=int, help="number of boards when answers are drawn at random")
     p.add_argument("--seed", type=int, default=0, help="seed for random answers (default 0)")
     p.add_argument("--opener", default="salet", help="first guess (default salet)")
@@ -155,10 +155,10 @@ def cmd_multi_solve(args: argparse.Namespace) -> int:
     from ...multiboard import MultiEntropy, default_limit, play_game, seeded_answer_sets
 
     lex = lexicon_from(args)
-    if args.answers:
-        if args.boards and args.boards != len(args.answers):
-            raise WordleError(f"--boards {args.boards} but {len(args.answers)} answers given")
-        ids = [lex.answer_id(a) for a in args.answers]
+    if args.words:
+        if args.boards and args.boards != len(args.words):
+            raise WordleError(f"--boards {args.boards} but {len(args.words)} answers given")
+        ids = [lex.answer_id(a) for a in args.words]
     elif args.boards:
         ids = [int(a) for a in seeded_answer_sets(lex, args.boards, 1, args.seed)[0]]
     else:
