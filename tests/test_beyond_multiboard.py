@@ -12,8 +12,14 @@ from wordle_core.errors import WordleError
 from wordle_core.feedback import score
 from wordle_core.matrix import pattern_matrix
 from wordle_core.multiboard import (
-    MultiEntropy, MultiState, default_limit, parse_multi_history, play_game, replay,
-    seeded_answer_sets, simulate_multi,
+    MultiEntropy,
+    MultiState,
+    default_limit,
+    parse_multi_history,
+    play_game,
+    replay,
+    seeded_answer_sets,
+    simulate_multi,
 )
 from wordle_core.partition import partition_stats
 from wordle_core.state import GameState
@@ -118,7 +124,8 @@ def test_history_parsing_replay_and_assist(wordle, capsys):
     assert main(["multi-assist", "--boards", "2", "--history", half, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["boards"][0]["solved"] is True
-    assert out["next"] == wordle.guesses[MultiEntropy().choose(replay(wordle, 2, parse_multi_history(half, wordle, 2)))]
+    expected = MultiEntropy().choose(replay(wordle, 2, parse_multi_history(half, wordle, 2)))
+    assert out["next"] == wordle.guesses[expected]
     assert main(["multi-assist", "--boards", "2", "--history", "salet:bbbbb/bbbqq"]) == 2
     assert capsys.readouterr().err.count("\n") == 1
 

@@ -30,7 +30,7 @@ from pathlib import Path
 import numpy as np
 
 from .errors import WordleError
-from .feedback import pattern_to_emoji, pattern_to_str
+from .feedback import pattern_to_str
 from .lexicon import Lexicon
 from .tree import Tree
 
@@ -112,38 +112,67 @@ details{margin-left:1.4em} details>summary{cursor:pointer;padding:1px 0}
 .w{font-family:ui-monospace,Menlo,Consolas,monospace;font-weight:bold;letter-spacing:.05em}
 .n{color:#777;font-size:.9em} .ok{color:#3a7d32;font-weight:bold}
 .hit{background:#fff3a0;outline:2px solid #c9b458}
+.t{display:inline-block;width:1.15em;text-align:center;color:#fff;font:bold .8em ui-monospace,Menlo,monospace;
+margin-right:1px;padding:1px 0;border-radius:2px} .t.g{background:#6aaa64} .t.y{background:#c9b458}
+.t.b{background:#787c7e}
+#path{margin:.4em 0 1em 0;min-height:1.4em}
 #find{font-size:1em;padding:.2em .4em;margin-right:.5em} #msg{color:#a33}
 """
 
 _JS = """
 (function(){
-  function visible(el){return !!el && el.getClientRects().length>0;}
-  function show(word){
+  // Rendered for the reader: checkVisibility() is false inside a closed <details>.
+  function visible(el){
+    if(!el){return false;}
+    if(el.checkVisibility){return el.checkVisibility({contentVisibilityAuto:true,visibilityProperty:true});}
+    return el.getClientRects().length>0;
+  }
+  function tiles(path){
+    // 'salet:ybbyb,rhone:gbbby,rebus:ggggg' -> rows of coloured tiles
+    return path.split(',').map(function(step){
+      var wf=step.split(':'), w=wf[0], f=wf[1], out='';
+      for(var i=0;i<w.length;i++){out+='<span class="t '+f[i]+'">'+w[i].toUpperCase()+'</span>';}
+      return '<span class="p">'+out+'</span>';
+    }).join(' → ');
+  }
+  function show(word,scroll){
     word=(word||'').trim().toLowerCase();
     document.querySelectorAll('.hit').forEach(function(e){e.classList.remove('hit');});
     var el=document.querySelector('[data-answer="'+word.replace(/[^\\w+\\-*\\/=]/g,'')+'"]');
     var msg=document.getElementById('msg');
-    if(!el){msg.textContent=word?word.toUpperCase()+' is not in this tree':'';return null;}
+    var where=document.getElementById('path');
+    if(!el){msg.textContent=word?word.toUpperCase()+' is not in this tree':'';where.innerHTML='';return null;}
     msg.textContent='';
+    var steps=el.getAttribute('data-path').split(',').length;
+    where.innerHTML='<b>'+word.toUpperCase()+'</b> in '+steps+': '+tiles(el.getAttribute('data-path'));
     for(var d=el.parentElement;d;d=d.parentElement){if(d.tagName==='DETAILS'){d.open=true;}}
-    el.classList.add('hit'); el.scrollIntoView({block:'center'});
+    el.classList.add('hit');
+    if(scroll){el.scrollIntoView({block:'center'});}  // not on load: headless screenshots go blank
     return el;
   }
-  document.getElementById('go').addEventListener('click',function(){show(document.getElementById('find').value);});
-  document.getElementById('find').addEventListener('keydown',function(e){if(e.key==='Enter'){show(this.value);}});
+  document.getElementById('go').addEventListener('click',function(){show(document.getElementById('find').value,true);});
+  document.getElementById('find').addEventListener('keydown',function(e){if(e.key==='Enter'){show(this.value,true);}});
   document.getElementById('all').addEventListener('click',function(){
     var open=this.dataset.open!=='1'; this.dataset.open=open?'1':'0';
     document.querySelectorAll('details').forEach(function(d){if(d.className!=='root'){d.open=open;}});
   });
   // #answer=WORD unfolds WORD's path; #probe=WORD only looks (nothing unfolded).
   var m=/(answer|probe)=([^&]+)/.exec(location.hash); var word=m?decodeURIComponent(m[2]):''; var target=null;
-  if(m&&m[1]==='answer'){target=show(word);}
+  if(m&&m[1]==='answer'){target=show(word,false);}
   else if(m){target=document.querySelector('[data-answer="'+word.replace(/[^\\w+\\-*\\/=]/g,'')+'"]');}
   var root=document.querySelector('details.root>summary .w');
   document.body.setAttribute('data-check','root:'+(visible(root)?1:0)+';answer:'+word
     +';found:'+(target?1:0)+';visible:'+(visible(target)?1:0));
 })();
 """
+
+
+def _tiles(word: str, pattern: int, length: int) -> str:
+    """The previous guess as coloured tiles (CSS, no emoji font needed), pattern in the title."""
+    code = pattern_to_str(pattern, length)
+    cells = "".join(f'<span class="t {c}">{html.escape(ch.upper())}</span>'
+                    for ch, c in zip(word, code, strict=True))
+    return f'<span class="p" title="{code}">{cells}</span>'
 
 
 def to_html(tree: Tree) -> str:
@@ -153,13 +182,16 @@ def to_html(tree: Tree) -> str:
     solves = _solves_here(tree)
     lengths = tree.lengths()
     esc = html.escape
+    paths = {}  # solving node -> the answer's whole game, in --history format
+    for a in tree.answers:
+        node = int(tree.solved_at[a])
+        paths[node] = ",".join(f"{L.guesses[g]}:{pattern_to_str(p, L.length)}" for g, p in tree.path(int(a)))
 
     def node_label(node: int) -> str:
         pat = "" if tree.parent[node] < 0 else \
-            f'<span class="p" title="{pattern_to_str(tree.pattern_in[node], L.length)}">' \
-            f"{pattern_to_emoji(tree.pattern_in[node], L.length)}</span> → "
+            _tiles(L.guesses[tree.guess[tree.parent[node]]], tree.pattern_in[node], L.length) + " → "
         word = esc(L.guesses[tree.guess[node]])
-        ans = f' data-answer="{word}"' if solves[node] else ""
+        ans = f' data-answer="{word}" data-path="{esc(paths[node])}"' if solves[node] else ""
         tick = ' <span class="ok">✓</span>' if solves[node] else ""
         count = f' <span class="n">{sizes[node]:,} possible</span>' if tree.children[node] else ""
         return f'{pat}<span class="w"{ans}>{word.upper()}</span>{tick}{count}'
@@ -189,7 +221,7 @@ def to_html(tree: Tree) -> str:
         f"<h1>{title}</h1>\n<div class=\"meta\">{esc(meta)}</div>\n"
         '<p><input id="find" placeholder="find an answer" aria-label="answer">'
         '<button id="go">show path</button>'
-        '<button id="all">expand / collapse all</button> <span id="msg"></span></p>\n'
+        '<button id="all">expand / collapse all</button> <span id="msg"></span></p>\n<div id="path"></div>\n'
         + "\n".join(parts)
         + f"\n<script>{_JS}</script>\n</body></html>\n"
     )
