@@ -140,3 +140,26 @@ def test_multi_solve_and_simulate_cli(wordle, capsys):
     rep = json.loads(capsys.readouterr().out)
     assert rep["games"] == 5 and rep["limit"] == 7
     assert main(["multi-solve", "crane", "--boards", "2"]) == 2
+
+
+def test_boards_hook_for_the_single_board_commands(capsys):
+    """What the lead wires into solve/simulate/assist: add_boards_arg + run_boards."""
+    import argparse
+
+    from wordle_core.cli.commands.beyond import add_boards_arg, run_boards
+    from wordle_core.cli.common import add_hard_arg, add_json_arg, add_lexicon_args
+
+    p = argparse.ArgumentParser()
+    p.add_argument("--opener")
+    p.add_argument("answer", nargs="?")
+    add_lexicon_args(p)
+    add_hard_arg(p)
+    add_json_arg(p)
+    add_boards_arg(p)
+    assert run_boards("simulate", p.parse_args(["--boards", "2", "--games", "3", "--json"])) == 0
+    rep = json.loads(capsys.readouterr().out)
+    assert rep["boards"] == 2 and rep["games"] == 3 and rep["opener"] == "salet"
+    assert run_boards("solve", p.parse_args(["crane,pilot", "--boards", "2", "--json"])) == 0
+    assert json.loads(capsys.readouterr().out)["answers"] == ["crane", "pilot"]
+    with pytest.raises(WordleError):
+        run_boards("simulate", p.parse_args(["--boards", "2", "--hard"]))

@@ -62,32 +62,43 @@ def answer_prior(lexicon: Lexicon, kind: str = "frequency") -> np.ndarray:
 
 @numba.njit(parallel=True, cache=True)
 def _weighted_kernel(matrix, rows, cands, w, n_patterns, out_h, out_sq, out_max):
-    """Per guess row: entropy (bits), Σ mass², largest mass of its buckets over ``cands``."""
+    """Per guess row: entropy (bits), Σ mass², largest mass of its buckets over ``cands``.
+
+    Rows are split into a few chunks per thread; each chunk allocates one bucket array
+    and leaves it all-zero after every row (touched buckets are reset as they are
+    read), so the cost per row is O(n), not O(n_patterns), and nothing is allocated
+    per row.
+    """
     n = cands.shape[0]
     total = 0.0
     for j in range(n):
         total += w[j]
-    for i in numba.prange(rows.shape[0]):
-        g = rows[i]
+    log_total = np.log2(total)
+    n_rows = rows.shape[0]
+    n_chunks = min(n_rows, 64)
+    for c in numba.prange(n_chunks):
+        lo = c * n_rows // n_chunks
+        hi = (c + 1) * n_rows // n_chunks
         mass = np.zeros(n_patterns)
-        for j in range(n):
-            mass[matrix[g, cands[j]]] += w[j]
-        sxl = 0.0
-        sq = 0.0
-        mx = 0.0
-        # Read each touched bucket once (zeroing it), so the cost is O(n), not O(243).
-        for j in range(n):
-            p = matrix[g, cands[j]]
-            m = mass[p]
-            if m > 0.0:
-                sxl += m * np.log2(m)
-                sq += m * m
-                if m > mx:
-                    mx = m
-                mass[p] = 0.0
-        out_h[i] = np.log2(total) - sxl / total
-        out_sq[i] = sq
-        out_max[i] = mx
+        for i in range(lo, hi):
+            g = rows[i]
+            for j in range(n):
+                mass[matrix[g, cands[j]]] += w[j]
+            sxl = 0.0
+            sq = 0.0
+            mx = 0.0
+            for j in range(n):
+                p = matrix[g, cands[j]]
+                m = mass[p]
+                if m > 0.0:
+                    sxl += m * np.log2(m)
+                    sq += m * m
+                    if m > mx:
+                        mx = m
+                    mass[p] = 0.0
+            out_h[i] = log_total - sxl / total
+            out_sq[i] = sq
+            out_max[i] = mx
 
 
 def weighted_stats(

@@ -257,3 +257,38 @@ def cmd_prior_effect(args: argparse.Namespace) -> int:
               f"{100 * r['solvedUnweighted']:>19.2f}% {100 * r['solvedWeighted']:>21.2f}% "
               f"{r['seconds']:>8.1f}")
     return 0
+
+
+# --- the --boards hook for solve / simulate / assist ------------------------------------------
+def add_boards_arg(p: argparse.ArgumentParser) -> None:
+    """``--boards N`` (and its companions) for the single-board commands."""
+    p.add_argument("--boards", type=int, default=1,
+                   help="play N boards at once (2 Dordle, 4 Quordle, 8 Octordle); default 1")
+    if not any(a.dest == "games" for a in p._actions):
+        p.add_argument("--games", type=int, default=1000, help="with --boards: games to simulate")
+    if not any(a.dest == "seed" for a in p._actions):
+        p.add_argument("--seed", type=int, default=0, help="with --boards: seed of the answer sets")
+    if not any(a.dest == "limit" for a in p._actions):
+        p.add_argument("--limit", type=int, help="with --boards: guess limit (default boards + 5)")
+
+
+def run_boards(kind: str, args: argparse.Namespace) -> int:
+    """Dispatch ``solve``/``simulate``/``assist --boards N`` to the multi-board commands."""
+    if getattr(args, "hard", False):
+        raise WordleError("--boards has no hard mode (Dordle, Quordle and Octordle have none)")
+    ns = argparse.Namespace(**vars(args))
+    ns.opener = getattr(args, "opener", None) or "salet"
+    for name, default in (("games", 1000), ("seed", 0), ("limit", None), ("json", False), ("history", "")):
+        if not hasattr(ns, name):
+            setattr(ns, name, default)
+    if kind == "simulate":
+        return cmd_multi_simulate(ns)
+    if kind == "solve":
+        answer = getattr(args, "answer", None)
+        ns.words = [w for w in answer.split(",") if w] if answer else []
+        if len(ns.words) == 1:
+            raise WordleError("with --boards give one answer per board, comma-separated, or none (random)")
+        return cmd_multi_solve(ns)
+    if kind == "assist":
+        return cmd_multi_assist(ns)
+    raise WordleError(f"--boards is not supported by {kind}")
