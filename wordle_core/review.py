@@ -184,7 +184,7 @@ def format_review(review: dict[str, object]) -> str:
         lines.append(
             f"   yours: {s['your_expected_remaining']:.1f} expected left, {s['your_entropy']:.2f} bits;  "
             f"{best}: {s['best_expected_remaining']:.1f} expected, {s['best_entropy']:.2f} bits;  "
-            f"best would need {s['best_would_need']:g} more"
+            f"best needs {s['best_would_need']:g} from here"
         )
     verdict = f"solved {str(review['answer']).upper()} in {review['guesses']}" if review["solved"] \
         else f"not solved after {review['guesses']}"
