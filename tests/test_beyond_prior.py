@@ -119,3 +119,20 @@ def test_prior_effect_cli(small_all, tmp_path, capsys):
     assert len(rep["runs"]) == 2 and rep["answers"] == len(small_all.answers)
     assert main(["prior-effect", "--lexicon", "primel"]) == 2
     assert "English" in capsys.readouterr().err
+
+
+def test_threaded_and_single_threaded_kernels_agree_exactly(wordle):
+    from wordle_core import prior
+
+    mat = np.asarray(pattern_matrix(wordle))
+    rows = np.arange(len(wordle.guesses), dtype=np.int64)
+    cands = np.arange(0, len(wordle.answers), 2, dtype=np.int64)
+    w = answer_prior(wordle, "frequency")[cands]
+    outs = []
+    for kernel in (prior._kernel_serial, prior._kernel_parallel):
+        h, sq, mx = (np.empty(len(rows)) for _ in range(3))
+        kernel(mat, rows, cands, w, wordle.n_patterns, h, sq, mx)
+        outs.append((h, sq, mx))
+    for a, b in zip(*outs, strict=True):
+        assert np.array_equal(a, b)
+    assert len(rows) * len(cands) >= prior._PARALLEL_CELLS  # the public call takes the threaded path

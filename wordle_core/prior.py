@@ -22,7 +22,6 @@ unweighted statistics of :mod:`wordle_core.partition` (tested).
 from __future__ import annotations
 
 import sys
-from functools import cache
 
 import numba
 import numpy as np
@@ -35,8 +34,10 @@ from .strategies.base import Strategy, candidate_mask, register
 PRIORS = ("uniform", "frequency")
 
 
-@cache
-def _prior_by_fingerprint(fingerprint: str, answers: tuple[str, ...], alphabet: str, kind: str) -> np.ndarray:
+_PRIORS: dict[tuple[str, str], np.ndarray] = {}
+
+
+def _build_prior(answers: tuple[str, ...], alphabet: str, kind: str) -> np.ndarray:
     if kind == "uniform":
         w = np.ones(len(answers))
     elif kind == "frequency":
@@ -56,12 +57,18 @@ def _prior_by_fingerprint(fingerprint: str, answers: tuple[str, ...], alphabet: 
 
 
 def answer_prior(lexicon: Lexicon, kind: str = "frequency") -> np.ndarray:
-    """Probability of each answer (aligned with ``lexicon.answers``), summing to 1."""
-    return _prior_by_fingerprint(lexicon.fingerprint, lexicon.answers, lexicon.alphabet, kind)
+    """Probability of each answer (aligned with ``lexicon.answers``), summing to 1.
+
+    Built once per (lexicon content, prior) and process; strategies call this per move.
+    """
+    key = (lexicon.fingerprint, kind)
+    hit = _PRIORS.get(key)
+    if hit is None:
+        hit = _PRIORS[key] = _build_prior(lexicon.answers, lexicon.alphabet, kind)
+    return hit
 
 
-@numba.njit(parallel=True, cache=True)
-def _weighted_kernel(matrix, rows, cands, w, n_patterns, out_h, out_sq, out_max):
+def _weighted_kernel_py(matrix, rows, cands, w, n_patterns, out_h, out_sq, out_max):
     """Per guess row: entropy (bits), Σ mass², largest mass of its buckets over ``cands``.
 
     Rows are split into a few chunks per thread; each chunk allocates one bucket array
@@ -101,6 +108,14 @@ def _weighted_kernel(matrix, rows, cands, w, n_patterns, out_h, out_sq, out_max)
             out_max[i] = mx
 
 
+# Two compilations of one body: threads pay off only for big blocks (and lose on a busy
+# machine), so small candidate sets run single-threaded. Both give identical results:
+# every row is computed by the same sequential loop.
+_kernel_serial = numba.njit(cache=True)(_weighted_kernel_py)
+_kernel_parallel = numba.njit(parallel=True, cache=True)(_weighted_kernel_py)
+_PARALLEL_CELLS = 8_000_000  # rows x candidates above which the threaded kernel is used
+
+
 def weighted_stats(
     matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray, weights: np.ndarray, n_patterns: int
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -121,7 +136,8 @@ def weighted_stats(
         sq[:] = 0.0
         mx[:] = 0.0
         return h, sq, mx
-    _weighted_kernel(np.asarray(matrix), rows, cands, w, n_patterns, h, sq, mx)
+    kernel = _kernel_parallel if rows.shape[0] * cands.shape[0] >= _PARALLEL_CELLS else _kernel_serial
+    kernel(np.asarray(matrix), rows, cands, w, n_patterns, h, sq, mx)
     return h, sq, mx
 
 
