@@ -266,3 +266,22 @@ def prior_effect(
         })
     return {"lexicon": lexicon.name, "hard": hard, "limit": lexicon.max_guesses,
             "answers": len(lexicon.answers), "runs": runs}
+
+
+def strategy_with_prior(name: str, prior: str | None) -> Strategy:
+    """The strategy a command runs for ``--strategy NAME --prior KIND``.
+
+    Without a prior (or ``uniform`` on a non-prior strategy) this is the plain registry
+    strategy; with one, ``entropy`` / ``expected-size`` become their weighted versions
+    ``prior-entropy`` / ``prior-expected-size`` with that prior.
+    """
+    from .strategies import get_strategy
+
+    if prior is None:
+        return get_strategy(name)
+    if prior not in PRIORS:
+        raise WordleError(f"unknown prior {prior!r}; choose one of {', '.join(PRIORS)}")
+    base = name.removeprefix("prior-")
+    if base not in ("entropy", "expected-size"):
+        raise WordleError(f"--prior works with the entropy and expected-size strategies, not {name!r}")
+    return get_strategy(f"prior-{base}", prior=prior)

@@ -36,7 +36,7 @@ from .lexicon import Lexicon
 from .matrix import pattern_matrix
 from .partition import partition_stats
 from .state import GameState
-from .strategies import get_strategy
+from .strategies import Strategy, get_strategy
 from .tree import Tree
 
 MAX_PLAYOUT = 30
@@ -104,7 +104,7 @@ def _playout(strategy, state: GameState, answer: int) -> int:
 def review_game(
     lexicon: Lexicon,
     history: list[tuple[str, str]],
-    strategy: str = "entropy",
+    strategy: str | Strategy = "entropy",
     hard: bool = False,
     matrix: np.ndarray | None = None,
 ) -> dict[str, object]:
@@ -112,7 +112,9 @@ def review_game(
     if not history:
         raise WordleError("the history is empty: give at least one WORD:FEEDBACK")
     mat = pattern_matrix(lexicon) if matrix is None else matrix
-    strat = get_strategy(strategy)
+    strat = get_strategy(strategy) if isinstance(strategy, str) else strategy
+    options = getattr(strat, "options", {})
+    name = strat.name + (f" (prior={options['prior']})" if "prior" in options else "")
     green = all_green(lexicon.length)
     parsed = [(lexicon.guess_id(w), parse_feedback(fb, lexicon.length)) for w, fb in history]
     for i, (_, pat) in enumerate(parsed[:-1]):
@@ -158,7 +160,7 @@ def review_game(
         state = after
     return {
         "lexicon": lexicon.name,
-        "strategy": strategy,
+        "strategy": name,
         "hard": hard,
         "solved": solved,
         "answer": lexicon.answers[answer] if answer is not None else None,

@@ -16,7 +16,7 @@ from ...errors import WordleError
 from ...feedback import int_to_digits, pattern_to_emoji, pattern_to_str
 from ...io import atomic_write_text
 from ...state import parse_history
-from ...strategies import REGISTRY, get_strategy
+from ...strategies import REGISTRY
 from ...strategies.base import _load_all
 from ..common import (
     add_hard_arg,
@@ -41,6 +41,17 @@ def _strategy_arg(p: argparse.ArgumentParser) -> None:
                    help="strategy that gives the best guess (default: 'default' if available, else entropy)")
 
 
+def _prior_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--prior", choices=("uniform", "frequency"),
+                   help="weight answers by a prior (entropy/expected-size become prior-*); default none")
+
+
+def _strategy_from(args: argparse.Namespace):
+    from ...prior import strategy_with_prior
+
+    return strategy_with_prior(args.strategy or default_strategy_name(), getattr(args, "prior", None))
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("review", help="review a played game guess by guess: skill and luck")
     p.add_argument("--history", required=True, help="the game, e.g. crane:bybby,pilot:bbbbb,rebus:ggggg")
@@ -48,6 +59,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     _strategy_arg(p)
     add_hard_arg(p)
     add_json_arg(p)
+    _prior_arg(p)
     p.set_defaults(func=cmd_review)
 
     p = sub.add_parser("tree", help="export a strategy's decision tree (dot, html, csv)")
@@ -60,6 +72,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_lexicon_args(p)
     _strategy_arg(p)
     add_hard_arg(p)
+    _prior_arg(p)
     p.set_defaults(func=cmd_tree)
 
     p = sub.add_parser("multi-solve", help="play one multi-board game (Dordle, Quordle, Octordle)")
@@ -107,9 +120,8 @@ def cmd_review(args: argparse.Namespace) -> int:
     from ...review import format_review, review_game
 
     lex = lexicon_from(args)
-    strategy = args.strategy or default_strategy_name()
-    get_strategy(strategy)
-    review = review_game(lex, parse_history(args.history), strategy, args.hard, matrix_for(lex))
+    strat = _strategy_from(args)
+    review = review_game(lex, parse_history(args.history), strat, args.hard, matrix_for(lex))
     if args.json:
         print_json(review)
     else:
@@ -125,8 +137,8 @@ def cmd_tree(args: argparse.Namespace) -> int:
     from ...tree import Tree
 
     lex = lexicon_from(args)
-    strategy = args.strategy or default_strategy_name()
-    strat = get_strategy(strategy)
+    strat = _strategy_from(args)
+    strategy = strat.name
     opener = lex.normalise(args.opener) if args.opener else default_opener(lex, args.hard)
     mat = matrix_for(lex)
     tree = None
