@@ -172,3 +172,11 @@ def test_html_tree_in_headless_chromium(wordle_tree, tmp_path):
     _browser(url + "#answer=rebus", f"--screenshot={shot}", "--window-size=1100,900", "--hide-scrollbars")
     data = shot.read_bytes()
     assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 5000
+
+
+def test_exports_are_byte_identical_across_builds(small_lex, small_tree):
+    mat = pattern_matrix(small_lex)
+    again = Tree.build(get_strategy("entropy"), GameState.new(small_lex, False, mat),
+                       small_tree.opener)
+    for fn in (to_csv, to_dot, to_html):
+        assert fn(again) == fn(small_tree)

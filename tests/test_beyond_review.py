@@ -10,7 +10,7 @@ import pytest
 
 from wordle_core.cli import main
 from wordle_core.errors import WordleError
-from wordle_core.feedback import score
+from wordle_core.feedback import parse_feedback, score
 from wordle_core.matrix import pattern_matrix
 from wordle_core.review import luck_score, review_game, skill_score
 from wordle_core.state import GameState
@@ -142,3 +142,15 @@ def test_best_guess_equals_suggest_command(wordle, capsys):
         pytest.skip(f"unknown suggest JSON layout: {sorted(out)}")
     rev = review_game(wordle, [*first, (answer, "ggggg")], "entropy")
     assert str(top).lower() == rev["steps"][1]["best_guess"]
+
+
+def test_hard_mode_review_uses_legal_best_guesses(wordle, capsys):
+    hist = [(w, score(w, "shake")) for w in ("crane", "shale", "shake")]
+    rev = review_game(wordle, hist, "entropy", hard=True)
+    st = GameState.new(wordle, True)
+    for step, (w, fb) in zip(rev["steps"], hist, strict=True):
+        assert st.constraints.violation(wordle, wordle.guess_id(step["best_guess"])) is None
+        st = st.apply(wordle.guess_id(w), parse_feedback(fb, 5))
+    # PILOT after CRANE:bbgbg drops the green A and the green E: illegal in hard mode.
+    assert main(["review", "--hard", "--strategy", "entropy", "--history", "crane:bbgbg,pilot:bbbbb"]) == 2
+    assert "hard mode" in capsys.readouterr().err
