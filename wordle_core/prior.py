@@ -22,6 +22,7 @@ unweighted statistics of :mod:`wordle_core.partition` (tested).
 from __future__ import annotations
 
 import sys
+import types
 
 import numba
 import numpy as np
@@ -111,8 +112,17 @@ def _weighted_kernel_py(matrix, rows, cands, w, n_patterns, out_h, out_sq, out_m
 # Two compilations of one body: threads pay off only for big blocks (and lose on a busy
 # machine), so small candidate sets run single-threaded. Both give identical results:
 # every row is computed by the same sequential loop.
-_kernel_serial = numba.njit(cache=True)(_weighted_kernel_py)
-_kernel_parallel = numba.njit(parallel=True, cache=True)(_weighted_kernel_py)
+def _renamed(fn, name: str):
+    """A copy of ``fn`` under another name: numba's on-disk cache is keyed by name, and the
+    serial and threaded builds must not load each other's machine code."""
+    copy = types.FunctionType(fn.__code__.replace(co_name=name, co_qualname=name), fn.__globals__, name)
+    copy.__qualname__ = name
+    return copy
+
+
+_kernel_serial = numba.njit(cache=True)(_renamed(_weighted_kernel_py, "_weighted_kernel_serial"))
+_kernel_parallel = numba.njit(parallel=True, cache=True)(
+    _renamed(_weighted_kernel_py, "_weighted_kernel_parallel"))
 _PARALLEL_CELLS = 8_000_000  # rows x candidates above which the threaded kernel is used
 
 
