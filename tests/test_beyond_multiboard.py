@@ -163,3 +163,29 @@ def test_boards_hook_for_the_single_board_commands(capsys):
     assert json.loads(capsys.readouterr().out)["answers"] == ["crane", "pilot"]
     with pytest.raises(WordleError):
         run_boards("simulate", p.parse_args(["--boards", "2", "--hard"]))
+
+
+def test_interactive_multi_assist_plays_a_whole_game(wordle, monkeypatch, capsys):
+    """Type the colours the real game shows; the loop follows until every board is solved."""
+    import io
+
+    answers = ["crane", "pilot"]
+    mat = pattern_matrix(wordle)
+    ids = [wordle.answer_id(a) for a in answers]
+    game = play_game(MultiEntropy(), wordle, ids, "salet", mat)
+    lines = []
+    for t, g in enumerate(game.guesses, 1):
+        fbs = [score(wordle.guesses[g], a) for b, a in enumerate(answers)
+               if not (game.solved_turn[b] and game.solved_turn[b] < t)]
+        # First turn: feedbacks only (for the suggested word); later: the word too.
+        lines.append(" ".join(fbs) if t == 1 else " ".join([wordle.guesses[g], *fbs]))
+    lines.insert(1, "salet qqqqq qqqqq")  # a typo is reported and asked again, not fatal
+    monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
+    assert main(["multi-assist", "--boards", "2", "-i"]) == 0
+    out, err = capsys.readouterr()
+    assert "all boards solved" in out
+    suggested = [line.split(": ")[1].lower() for line in out.splitlines() if line.startswith("next guess")]
+    expected = [wordle.guesses[g] for g in game.guesses]
+    expected.insert(1, expected[1])  # after the typo the same suggestion is shown again
+    assert suggested == expected
+    assert err.count("error") == 1

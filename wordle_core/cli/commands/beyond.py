@@ -100,6 +100,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--history", default="",
                    help="WORD:FB1/FB2/...,WORD:...; '-' for a board solved earlier")
     p.add_argument("--opener", default="salet", help="suggested first guess (default salet)")
+    p.add_argument("--interactive", "-i", action="store_true",
+                   help="play along: after each suggestion, type 'WORD FB1 FB2 ...' (or just the "
+                        "feedbacks for the suggested word); blank line or EOF stops")
     add_lexicon_args(p)
     add_json_arg(p)
     p.set_defaults(func=cmd_multi_assist)
@@ -237,17 +240,76 @@ def cmd_multi_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_multi_assist(args: argparse.Namespace) -> int:
-    from ...multiboard import MultiEntropy, parse_multi_history, replay
+    from ...multiboard import parse_multi_history, replay
 
     lex = lexicon_from(args)
     hist = parse_multi_history(args.history, lex, args.boards)
     state = replay(lex, args.boards, hist, matrix_for(lex))
+    if args.interactive:
+        return _multi_assist_loop(lex, state, args)
+    return _multi_assist_once(lex, state, args, first=not hist)
+
+
+def _multi_next(lex, state, args, first: bool, strategy) -> str | None:
+    """The suggestion: the opener on an empty board, else the multi-board strategy's guess."""
     if state.done:
-        nxt = None
-    elif not hist and args.opener:
-        nxt = lex.normalise(args.opener)
+        return None
+    if first and args.opener:
+        return lex.normalise(args.opener)
+    return lex.guesses[strategy.choose(state)]
+
+
+def _parse_turn(line: str, suggested: str, state) -> tuple[str, str]:
+    """One typed turn: ``[WORD] FB...`` with a feedback per board, or per unsolved board.
+
+    The word is optional (default: the suggested one); it is there when the line has one
+    token more than feedbacks are needed. Solved boards may be left out or given as ``-``.
+    """
+    parts = line.split()
+    open_n = len(state.unsolved())
+    if len(parts) in (state.boards + 1, open_n + 1):
+        word, parts = parts[0], parts[1:]
     else:
-        nxt = lex.guesses[MultiEntropy().choose(state)]
+        word = suggested
+    if len(parts) == open_n != state.boards:
+        fill = iter(parts)
+        parts = [next(fill) if not state.solved[b] else "-" for b in range(state.boards)]
+    return word, "/".join(parts)
+
+
+def _multi_assist_loop(lex, state, args) -> int:
+    """Play along with a live game: suggestion, then read the colours, until all boards are solved."""
+    from ...multiboard import MultiEntropy, parse_multi_history
+
+    strategy = MultiEntropy()
+    first = state.turn == 0
+    while True:
+        nxt = _multi_next(lex, state, args, first, strategy)
+        _multi_assist_print(lex, state, args, nxt)
+        if nxt is None:
+            return 0
+        sys.stdout.write("> ")
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line.strip():
+            return 0
+        try:
+            word, fbs = _parse_turn(line, nxt, state)
+            ((w, pats),) = parse_multi_history(f"{word}:{fbs}", lex, state.boards)
+            state = state.apply(lex.guess_id(w), [None if state.solved[b] else p for b, p in enumerate(pats)])
+        except WordleError as exc:  # a typo must not end a live game: say why, ask again
+            sys.stderr.write(f"wordle-lab: error: {exc}\n")
+            continue
+        first = False
+
+
+def _multi_assist_once(lex, state, args, first: bool) -> int:
+    from ...multiboard import MultiEntropy
+
+    return _multi_assist_print(lex, state, args, _multi_next(lex, state, args, first, MultiEntropy()))
+
+
+def _multi_assist_print(lex, state, args, nxt: str | None) -> int:
     boards = [{"board": b + 1, "solved": state.solved[b], "candidates": int(c.shape[0]),
                "sample": [lex.answers[i] for i in c[:8]]} for b, c in enumerate(state.candidates)]
     if args.json:
