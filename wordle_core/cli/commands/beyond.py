@@ -159,20 +159,10 @@ def cmd_tree(args: argparse.Namespace) -> int:
     text = render(tree, args.format)
     if args.output:
         atomic_write_text(args.output, text)
-        _readable(args.output)
         sys.stderr.write(f"tree: wrote {args.output} ({len(tree.guess):,} positions)\n")
     else:
         sys.stdout.write(text)
     return 0
-
-
-def _readable(path: str) -> None:
-    """Give the written file the usual mode (the temp-then-rename write creates it 0600)."""
-    import os
-
-    umask = os.umask(0)
-    os.umask(umask)
-    os.chmod(path, 0o666 & ~umask)
 
 
 # --- multi-board ---------------------------------------------------------------------------

@@ -21,6 +21,7 @@ from ..common import (
     print_json,
     use_colour,
 )
+from .beyond import add_boards_arg, run_boards
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -54,6 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--opener", help="first guess (default: salet, or the best by entropy)")
     p.add_argument("--save-tree", metavar="FILE", help="write the decision tree as JSON")
     p.add_argument("--tree", metavar="FILE", help="play from a saved tree (JSON or a trees Avro table)")
+    add_boards_arg(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("solve", help="show one game: the strategy's guesses for ANSWER")
@@ -63,6 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_hard_arg(p)
     add_json_arg(p)
     p.add_argument("--opener", help="first guess (default: salet, or the best by entropy)")
+    add_boards_arg(p)
     p.set_defaults(func=cmd_solve)
 
 
@@ -119,6 +122,8 @@ def _load_tree(args: argparse.Namespace, lex):
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    if args.boards > 1:
+        return run_boards("simulate", args)
     lex = lexicon_from(args)
     get_strategy(args.strategy)  # fail fast on an unknown name
     tree = _load_tree(args, lex) if args.tree else None
@@ -145,6 +150,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    if args.boards > 1:
+        return run_boards("solve", args)
     lex = lexicon_from(args)
     answer = lex.answer_id(args.answer)
     strat = get_strategy(args.strategy)
