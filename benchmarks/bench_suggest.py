@@ -37,7 +37,7 @@ def pct(xs: list[float], q: float) -> float:
     return float(np.percentile(np.asarray(xs) * 1000.0, q))
 
 
-def timed(fn, n: int) -> list[float]:  # noqa: ANN001
+def timed(fn, n: int) -> list[float]:
     out = []
     for _ in range(n):
         t = time.perf_counter()

@@ -36,12 +36,12 @@ from wordle_core.suggest import CompiledPartition
 from wordle_core.tree import Tree
 
 
-def first_guess_scores(lex, mat):  # noqa: ANN001, ANN201
+def first_guess_scores(lex, mat):
     cands = np.arange(len(lex.answers))
     return split_stats(mat, None, cands, lex.n_patterns)
 
 
-def shortlist(lex, stats, top: int) -> list[int]:  # noqa: ANN001
+def shortlist(lex, stats, top: int) -> list[int]:
     idx = np.arange(len(lex.guesses))
     picks: list[int] = []
     for key in (-np.round(stats.entropy, 9), stats.sum_sq, stats.largest):
@@ -75,7 +75,7 @@ def main() -> None:
         lengths = tree.lengths()
         results.append({
             "opener": lex.guesses[r], "mean": float(lengths.mean()), "max": int(lengths.max()),
-            "failures": int((lengths > lex.max_guesses).sum()), "games": int(len(lengths)),
+            "failures": int((lengths > lex.max_guesses).sum()), "games": len(lengths),
             "entropy_bits": round(float(stats.entropy[r]), 4),
             "expected_remaining": round(float(stats.expected_size[r]), 3),
             "largest_bucket": int(stats.largest[r]), "seconds": round(time.perf_counter() - t, 2),
