@@ -42,16 +42,17 @@ def saved_tree(small_lex, tmp_path_factory):
     return tree, path
 
 
+@pytest.mark.parametrize("hard", [False, True])
 @pytest.mark.parametrize("name", ["entropy", "expected-size", "minimax", "partitions"])
-def test_computed_pick_equals_strategy_choose(small_lex, name):
+def test_computed_pick_equals_strategy_choose(small_lex, name, hard):
     """The fused kernel path picks exactly what the strategy's own choose() picks."""
     mat = pattern_matrix(small_lex)
     rng = np.random.default_rng(7)
     for _ in range(12):
         answer = int(rng.integers(len(small_lex.answers)))
-        st = GameState.new(small_lex, False, mat)
+        st = GameState.new(small_lex, hard, mat)
         for _ in range(3):
-            st = st.play(int(rng.integers(len(small_lex.guesses))), answer)
+            st = st.play(int(rng.choice(st.legal_rows)), answer)
             if st.solved:
                 break
             fresh = get_strategy(name)
