@@ -246,3 +246,22 @@ def test_cli_eof_and_empty_lines_are_fine(small_lex, tmp_path):
 def test_seeded_answers_differ():
     rng = [int(np.random.default_rng(s).integers(2315)) for s in range(5)]
     assert len(set(rng)) > 1
+
+
+@pytest.mark.parametrize("k", [0, 101, 205])
+def test_assist_and_play_on_mini_nerdle(k):
+    """Equations (digits and operators, six characters) through the same sessions and CLI."""
+    from wordle_core.lexicon import load_lexicon
+
+    lex = load_lexicon("mini-nerdle")
+    answer = lex.answers[k]
+    s = _assist(lex)
+    lines = play_assisted(s, answer)
+    assert s.state.solved and s.state.history_words()[-1][0] == answer
+    r = cli("assist", "--lexicon", "mini-nerdle", "--strategy", "entropy", "--opener", lex.guesses[0],
+            input_text="\n".join(["gybbbbb", *lines]) + "\n")
+    assert r.returncode == 0 and f"Solved in {len(lines)} guess" in r.stdout
+    assert "7 colours, expected 6" in r.stderr
+    p = cli("play", "--lexicon", "mini-nerdle", "--answer", answer,
+            input_text=f"{lex.guesses[0]}\n{answer}\n")
+    assert p.returncode == 0 and "You won in" in p.stdout
