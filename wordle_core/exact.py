@@ -91,7 +91,6 @@ class ExactSolver:
     pool: str = "all"
     exact: bool = True
     width: int = 12
-    width2: int = 0
     max_guesses: int | None = None
     matrix: np.ndarray | None = None
     weight: float = 0.2
@@ -114,7 +113,7 @@ class ExactSolver:
         self._scratch_c = np.zeros(lex.n_patterns, np.int64)
         self._scratch_t = np.zeros(max(len(lex.answers), lex.n_patterns) + 1, np.int64)
         self._seen = np.zeros(lex.n_patterns, np.bool_)
-        self._stats = np.zeros(4, np.int64)
+        self._stats = np.zeros(8, np.int64)
         rows = np.arange(len(lex.guesses), dtype=np.int32)
         if self.pool == "answers":
             rows = np.ascontiguousarray(lex.answer_rows.copy(), dtype=np.int32)
@@ -143,7 +142,7 @@ class ExactSolver:
         lex = self.lexicon
         cands = np.ascontiguousarray(cands, dtype=np.int32)
         v = kn.solve(self._mt, self._codes, self._lcounts, self._arow, cands, legal, int(d),
-                     int(beta), int(self.width), int(self.width2), bool(self.exact),
+                     int(beta), int(self.width), bool(self.exact),
                      bool(self.hard), self._memo, self._est, self._green, lex.n_patterns,
                      lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t, self._seen,
                      self._stats)
