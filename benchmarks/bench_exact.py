@@ -1,5 +1,7 @@
 """Exact optimum per opener, normal and hard mode, with the time of each proof.
 
+"none" in the total column: proven that no strategy wins every game within 6 guesses.
+
 Targets (issue 6): SALET 7,920 normal / 8,122 hard on ``wordle``, proven, within
 15 s / 25 s on this machine (a reference C++ program takes ~1-2 s). Each opener gets a
 fresh solver (empty memo), so every time is a whole proof on its own. The JIT is
@@ -18,7 +20,7 @@ import time
 import numpy as np
 
 from wordle_core import load_lexicon
-from wordle_core.exact import ExactSolver, optimal_for_opener
+from wordle_core.exact import INF, ExactSolver, optimal_for_opener
 from wordle_core.simulate import simulate
 
 OPENERS = "salet,trace,crate,slate,crane,carte,parse,roate,raise,soare,adieu"
@@ -39,14 +41,15 @@ def main() -> None:
     warm.value(np.arange(6, dtype=np.int32), warm.pool_rows(), 4)
     rows = []
     print(f"{'opener':<8} {'mode':<6} {'total':>6} {'mean':>7} {'max':>3} {'seconds':>8} "
-          f"{'nodes':>8}" + ("  default  entropy" if args.default else ""), flush=True)
+          f"{'cpu_s':>6} {'nodes':>8}" + ("  default  entropy" if args.default else ""), flush=True)
     for mode in args.modes.split(","):
         hard = mode == "hard"
         for op in args.openers.split(","):
             res, _tree = optimal_for_opener(lex, op, hard=hard, pool=args.guesses, with_tree=True)
             row = res.as_dict()
-            line = (f"{op:<8} {mode:<6} {res.total:>6} {res.mean:>7.4f} {res.max_guesses:>3} "
-                    f"{res.seconds:>8.2f} {res.stats['nodes']:>8}")
+            total = str(res.total) if res.total < INF else "none"
+            line = (f"{op:<8} {mode:<6} {total:>6} {res.mean:>7.4f} {res.max_guesses:>3} "
+                    f"{res.seconds:>8.2f} {res.cpu_seconds:>6.2f} {res.stats['nodes']:>8}")
             if args.default:
                 for name in ("default", "entropy"):
                     t = time.perf_counter()

@@ -474,6 +474,33 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
 
 
 @njit(cache=True)
+def opener_bounds(MT, cands, openers, legal, green, n_pat):
+    """Lower bound of each opener's total: ``n + sum over buckets of the bucket's bound``,
+    a bucket's bound being ``min over guesses of 3m - B - [guess in bucket]`` (>= 2m - 1).
+    """
+    out_lb = np.empty(openers.shape[0], np.int64)
+    for oi in range(openers.shape[0]):
+        out, starts, sizes, _pats = _split(MT, cands, openers[oi], green, n_pat)
+        total = cands.shape[0]
+        for k in range(sizes.shape[0]):
+            m = sizes[k]
+            if m <= 2:
+                total += 2 * m - 1
+                continue
+            sub = out[starts[k]:starts[k] + m].copy()
+            nb, isg = count_buckets(MT, sub, legal, green, n_pat)
+            lb = 2 * m - 1
+            mn = INF
+            for i in range(nb.shape[0]):
+                v = 3 * m - nb[i] - (1 if isg[i] else 0)
+                if v < mn:
+                    mn = v
+            total += max(lb, mn)
+        out_lb[oi] = total
+    return out_lb
+
+
+@njit(cache=True)
 def lookup(memo, cands, legal, d, hard):
     """The memo entry of a position, or (-1, 0, -1)."""
     key = set_key(cands, legal, d, hard)
