@@ -147,7 +147,8 @@ def ranking_rows(records: list[dict[str, object]]) -> list[dict[str, object]]:
             out.append({"mode": mode, "rank": i, "opener": r["opener"], "total": r["total"],
                         "mean": round(r["mean"], 4) if r["mean"] is not None else None,
                         "proven": r["proven"], "defaultTotal": r["defaultTotal"],
-                        "greedyStrategy": r["greedyStrategy"], "greedyTotal": r["greedyTotal"],
+                        "defaultMax": r["defaultMax"], "greedyStrategy": r["greedyStrategy"],
+                        "greedyTotal": r["greedyTotal"], "greedyMax": r["greedyMax"],
                         "seconds": round(float(r["seconds"]), 3)})
     return out
 
