@@ -50,7 +50,7 @@ def test_several_openers_and_hard(small_lex: Lexicon, lists: list[str], capsys) 
     ["optimal", "--opener", "salet", "--top", "3"],
     ["optimal", "--opener", "salet", "--guesses", "answers"],
     ["optimal", "--opener", "salet,crane", "--save-tree", "x.json"],
-    ["optimal", "--best", "--hard"],
+    ["optimal", "--best", "--opener", "salet"],
     ["optimal", "--opener", "salet", "--max-guesses", "0"],
 ])
 def test_bad_input_is_one_line_exit_2(argv: list[str], capsys) -> None:

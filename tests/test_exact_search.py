@@ -164,17 +164,17 @@ def test_salet_published_optimum(wordle: Lexicon) -> None:
     assert (hard.total, hard.proven) == (8122, True)
 
 
-@pytest.mark.parametrize("pool", ["answers", "all"])
-def test_prove_best_opener_matches_exhaustive(small_lex: Lexicon, pool: str) -> None:
+@pytest.mark.parametrize(("pool", "hard"), [("answers", False), ("all", False), ("all", True)])
+def test_prove_best_opener_matches_exhaustive(small_lex: Lexicon, pool: str, hard: bool) -> None:
     """The bound-pruned best-opener proof equals evaluating every opener in full."""
     from wordle_core.exact import prove_best_opener
 
     rows = small_lex.answer_rows if pool == "answers" else np.arange(len(small_lex.guesses))
     rows = np.sort(rows)[::4]
-    full = ExactSolver(small_lex, pool=pool)
+    full = ExactSolver(small_lex, pool=pool, hard=hard)
     values = {int(r): full.opener_value(int(r)) for r in rows}
     best = min(values.values())
-    solver = ExactSolver(small_lex, pool=pool)
+    solver = ExactSolver(small_lex, pool=pool, hard=hard)
     bounds = solver.opener_bounds(rows)
     assert all(bounds[i] <= values[int(r)] for i, r in enumerate(rows))
     res = prove_best_opener(solver, rows)

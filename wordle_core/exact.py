@@ -297,8 +297,10 @@ class BestOpener:
     values: dict[str, int]  # exact totals found (openers proven worse are absent)
 
     def as_dict(self) -> dict[str, object]:
-        return {"best": self.best, "total": self.total,
-                "mean": round(self.total / self.n_answers, 6), "openers": self.openers,
+        won = self.total < INF
+        return {"best": self.best if won else [], "total": self.total if won else None,
+                "mean": round(self.total / self.n_answers, 6) if won else None,
+                "openers": self.openers,
                 "searched": self.evaluated, "seconds": round(self.seconds, 2),
                 "cpuSeconds": round(self.cpu_seconds, 2), "values": self.values}
 
@@ -307,12 +309,11 @@ def prove_best_opener(solver: ExactSolver, openers: np.ndarray | None = None,
                       progress: bool = False) -> BestOpener:
     """The best opener among ``openers`` (default: every allowed first guess), proven.
 
-    Every opener gets a cheap lower bound; openers are then searched in order of that
-    bound, each only far enough to show it is no better than the best so far (beta =
+    Every opener gets a cheap lower bound (in hard mode computed with every guess
+    allowed, which can only lower it, so it stays a bound); openers are then searched in
+    order of that bound, each only far enough to show it is no better than the best so far (beta =
     best + 1, so ties are found too), until the next bound exceeds the best total.
     """
-    if solver.hard:
-        raise WordleError("prove_best_opener supports normal mode only")
     t0, c0 = time.perf_counter(), time.process_time()
     rows = solver._base_rows if openers is None else np.asarray(openers, dtype=np.int32)
     bounds = solver.opener_bounds(rows)
