@@ -72,9 +72,11 @@ class SearchStats:
     scans: int = 0
     evals: int = 0
     hits: int = 0
+    cells: int = 0  # (candidate, guess) pattern reads by the full scans
 
     def as_dict(self) -> dict[str, int]:
-        return {"nodes": self.nodes, "scans": self.scans, "evals": self.evals, "memoHits": self.hits}
+        return {"nodes": self.nodes, "scans": self.scans, "evals": self.evals,
+                "memoHits": self.hits, "scanCells": self.cells}
 
 
 @dataclass
@@ -211,7 +213,7 @@ class ExactSolver:
 
     def _sync_stats(self) -> None:
         s = self._stats
-        self.stats = SearchStats(int(s[0]), int(s[1]), int(s[2]), int(s[3]))
+        self.stats = SearchStats(int(s[0]), int(s[1]), int(s[2]), int(s[3]), int(s[4]))
 
 
 class _MemoStrategy:

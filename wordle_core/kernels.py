@@ -41,7 +41,7 @@ KEY_TYPE = types.UniTuple(types.int64, 2)
 VAL_TYPE = types.UniTuple(types.int64, 3)
 
 # stats slots
-ST_NODES, ST_SCANS, ST_EVALS, ST_HITS = 0, 1, 2, 3
+ST_NODES, ST_SCANS, ST_EVALS, ST_HITS, ST_CELLS = 0, 1, 2, 3, 4
 
 
 def new_memo() -> Dict:
@@ -307,10 +307,10 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
     """Value of ``cands`` with ``d`` guesses left (exact if ``< beta``, else a bound >= beta).
 
     ``width`` guesses (best by the heuristic among the best by bound) are expanded at
-    each node; with
-    ``exact`` every other guess whose lower bound is below the best total is expanded
-    too, so the minimum is over all allowed guesses. Without ``exact`` the value is
-    that of the width-limited search (an upper bound of the optimum, fast).
+    each node; with ``exact`` every other guess whose lower bound is below the best
+    total is expanded too, so the minimum is over all allowed guesses. Without
+    ``exact`` the value is that of the width-limited search (an upper bound of the
+    optimum, fast).
     """
     n = cands.shape[0]
     if n == 1:
@@ -362,7 +362,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
         return INF
     # 2. bucket count of every allowed guess (bitsets): the bound of each guess.
     stats[ST_SCANS] += 1
-    stats[4] += n * legal.shape[0]
+    stats[ST_CELLS] += n * legal.shape[0]
     G = legal.shape[0]
     nb, isg = count_buckets(MT, cands, legal, green, n_pat)
     lb1 = np.empty(G, np.int64)
