@@ -203,8 +203,10 @@ class ExactSolver:
         """A lower bound of every opener's total (two levels of the ``3n - B`` bound)."""
         lex = self.lexicon
         cands = np.arange(len(lex.answers), dtype=np.int32)
-        return kn.opener_bounds(self._mt, cands, np.ascontiguousarray(openers, dtype=np.int32),
-                                self._base_rows, self._green, lex.n_patterns)
+        return kn.opener_bounds(self._mt, self._codes, self._lcounts, cands,
+                                np.ascontiguousarray(openers, dtype=np.int32), self._base_rows,
+                                self._green, lex.n_patterns, bool(self.hard), lex.length,
+                                len(lex.alphabet))
 
     def tree(self, opener: int, state: GameState | None = None) -> Tree:
         """The optimal (or width-limited) tree from ``opener``, as a :class:`Tree`."""
@@ -311,9 +313,8 @@ def prove_best_opener(solver: ExactSolver, openers: np.ndarray | None = None,
                       progress: bool = False) -> BestOpener:
     """The best opener among ``openers`` (default: every allowed first guess), proven.
 
-    Every opener gets a cheap lower bound (in hard mode computed with every guess
-    allowed, which can only lower it, so it stays a bound); openers are then searched in
-    order of that bound, each only far enough to show it is no better than the best so far (beta =
+    Every opener gets a cheap lower bound (two levels of ``3n - B``); openers are then
+    searched in order of that bound, each only far enough to show it is no better than the best so far (beta =
     best + 1, so ties are found too), until the next bound exceeds the best total.
     """
     t0, c0 = time.perf_counter(), time.process_time()

@@ -474,13 +474,16 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
 
 
 @njit(cache=True)
-def opener_bounds(MT, cands, openers, legal, green, n_pat):
+def opener_bounds(MT, codes, lcounts, cands, openers, legal, green, n_pat, hard, length,
+                  n_sym):
     """Lower bound of each opener's total: ``n + sum over buckets of the bucket's bound``,
-    a bucket's bound being ``min over guesses of 3m - B - [guess in bucket]`` (>= 2m - 1).
+    a bucket's bound being ``min over guesses of 3m - B - [guess in bucket]`` (>= 2m - 1),
+    over the guesses allowed after the opener (hard mode: filtered by its feedback).
     """
     out_lb = np.empty(openers.shape[0], np.int64)
     for oi in range(openers.shape[0]):
-        out, starts, sizes, _pats = _split(MT, cands, openers[oi], green, n_pat)
+        o = openers[oi]
+        out, starts, sizes, pats = _split(MT, cands, o, green, n_pat)
         total = cands.shape[0]
         for k in range(sizes.shape[0]):
             m = sizes[k]
@@ -488,7 +491,8 @@ def opener_bounds(MT, cands, openers, legal, green, n_pat):
                 total += 2 * m - 1
                 continue
             sub = out[starts[k]:starts[k] + m].copy()
-            nb, isg = count_buckets(MT, sub, legal, green, n_pat)
+            rows = hard_filter(legal, codes, lcounts, o, pats[k], length, n_sym) if hard else legal
+            nb, isg = count_buckets(MT, sub, rows, green, n_pat)
             lb = 2 * m - 1
             mn = INF
             for i in range(nb.shape[0]):
