@@ -162,3 +162,22 @@ def test_salet_published_optimum(wordle: Lexicon) -> None:
     assert report_from_tree(tree)["totalGuesses"] == 7920
     hard, _ = optimal_for_opener(wordle, "salet", hard=True)
     assert (hard.total, hard.proven) == (8122, True)
+
+
+@pytest.mark.parametrize(("pool", "hard"), [("answers", False), ("all", False), ("all", True)])
+def test_prove_best_opener_matches_exhaustive(small_lex: Lexicon, pool: str, hard: bool) -> None:
+    """The bound-pruned best-opener proof equals evaluating every opener in full."""
+    from wordle_core.exact import prove_best_opener
+
+    rows = small_lex.answer_rows if pool == "answers" else np.arange(len(small_lex.guesses))
+    rows = np.sort(rows)[::4]
+    full = ExactSolver(small_lex, pool=pool, hard=hard)
+    values = {int(r): full.opener_value(int(r)) for r in rows}
+    best = min(values.values())
+    solver = ExactSolver(small_lex, pool=pool, hard=hard)
+    bounds = solver.opener_bounds(rows)
+    assert all(bounds[i] <= values[int(r)] for i, r in enumerate(rows))
+    res = prove_best_opener(solver, rows)
+    assert res.total == best
+    assert res.best == sorted(small_lex.guesses[r] for r, v in values.items() if v == best)
+    assert res.evaluated <= len(rows)

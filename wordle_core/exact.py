@@ -72,9 +72,11 @@ class SearchStats:
     scans: int = 0
     evals: int = 0
     hits: int = 0
+    cells: int = 0  # (candidate, guess) pattern reads by the full scans
 
     def as_dict(self) -> dict[str, int]:
-        return {"nodes": self.nodes, "scans": self.scans, "evals": self.evals, "memoHits": self.hits}
+        return {"nodes": self.nodes, "scans": self.scans, "evals": self.evals,
+                "memoHits": self.hits, "scanCells": self.cells}
 
 
 @dataclass
@@ -91,7 +93,6 @@ class ExactSolver:
     pool: str = "all"
     exact: bool = True
     width: int = 12
-    width2: int = 0
     max_guesses: int | None = None
     matrix: np.ndarray | None = None
     weight: float = 0.2
@@ -114,7 +115,7 @@ class ExactSolver:
         self._scratch_c = np.zeros(lex.n_patterns, np.int64)
         self._scratch_t = np.zeros(max(len(lex.answers), lex.n_patterns) + 1, np.int64)
         self._seen = np.zeros(lex.n_patterns, np.bool_)
-        self._stats = np.zeros(4, np.int64)
+        self._stats = np.zeros(8, np.int64)
         rows = np.arange(len(lex.guesses), dtype=np.int32)
         if self.pool == "answers":
             rows = np.ascontiguousarray(lex.answer_rows.copy(), dtype=np.int32)
@@ -143,7 +144,7 @@ class ExactSolver:
         lex = self.lexicon
         cands = np.ascontiguousarray(cands, dtype=np.int32)
         v = kn.solve(self._mt, self._codes, self._lcounts, self._arow, cands, legal, int(d),
-                     int(beta), int(self.width), int(self.width2), bool(self.exact),
+                     int(beta), int(self.width), bool(self.exact),
                      bool(self.hard), self._memo, self._est, self._green, lex.n_patterns,
                      lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t, self._seen,
                      self._stats)
@@ -162,8 +163,13 @@ class ExactSolver:
             raise WordleError("no strategy wins every remaining game within the guess limit")
         return v, int(e[2])
 
-    def opener_value(self, opener: int, progress: bool = False, state: GameState | None = None) -> int:
-        """Total guesses of the best game tree that starts with ``opener`` (INF: impossible)."""
+    def opener_value(self, opener: int, progress: bool = False, state: GameState | None = None,
+                     beta: int = INF + 1) -> int:
+        """Total guesses of the best game tree that starts with ``opener`` (INF: impossible).
+
+        With ``beta``: exact when below it, else a lower bound ``>= beta`` (cheap proof
+        that an opener is no better than one already known).
+        """
         lex = self.lexicon
         st = state or GameState.new(lex, self.hard, self.matrix)
         cands = np.ascontiguousarray(st.candidates, dtype=np.int32)
@@ -171,21 +177,36 @@ class ExactSolver:
         d = self.limit - st.turn
         out, starts, sizes, pats = kn._split(self._mt, cands, int(opener), self._green, lex.n_patterns)
         total = len(cands)
-        it = range(len(sizes))
+        rem = int(sum(1 if m == 1 else 2 * m - 1 for m in sizes))
         bar = None
         if progress:
             from tqdm import tqdm
 
             bar = tqdm(total=int(sizes.sum()), desc=f"{lex.guesses[opener]}", unit="ans",
                        leave=False, disable=None)
-        for k in it:
-            sub = out[starts[k]:starts[k] + sizes[k]]
-            total += self.value(sub, self.child_rows(legal, opener, int(pats[k])), d - 1)
+        for k in range(len(sizes)):
+            m = int(sizes[k])
+            rem -= 1 if m == 1 else 2 * m - 1
+            sub = out[starts[k]:starts[k] + m]
+            total += self.value(sub, self.child_rows(legal, opener, int(pats[k])), d - 1,
+                                beta - total - rem)
             if bar is not None:
-                bar.update(int(sizes[k]))
+                bar.update(m)
+            if total + rem >= beta:
+                total += rem
+                break
         if bar is not None:
             bar.close()
         return min(total, INF)
+
+    def opener_bounds(self, openers: np.ndarray) -> np.ndarray:
+        """A lower bound of every opener's total (two levels of the ``3n - B`` bound)."""
+        lex = self.lexicon
+        cands = np.arange(len(lex.answers), dtype=np.int32)
+        return kn.opener_bounds(self._mt, self._codes, self._lcounts, cands,
+                                np.ascontiguousarray(openers, dtype=np.int32), self._base_rows,
+                                self._green, lex.n_patterns, bool(self.hard), lex.length,
+                                len(lex.alphabet))
 
     def tree(self, opener: int, state: GameState | None = None) -> Tree:
         """The optimal (or width-limited) tree from ``opener``, as a :class:`Tree`."""
@@ -194,7 +215,7 @@ class ExactSolver:
 
     def _sync_stats(self) -> None:
         s = self._stats
-        self.stats = SearchStats(int(s[0]), int(s[1]), int(s[2]), int(s[3]))
+        self.stats = SearchStats(int(s[0]), int(s[1]), int(s[2]), int(s[3]), int(s[4]))
 
 
 class _MemoStrategy:
@@ -221,6 +242,7 @@ class OptimalResult:
     hard: bool
     pool: str
     stats: dict[str, int]
+    cpu_seconds: float = 0.0
 
     @property
     def mean(self) -> float:
@@ -231,7 +253,8 @@ class OptimalResult:
             "opener": self.opener, "total": self.total if self.total < INF else None,
             "mean": round(self.mean, 6) if self.total < INF else None,
             "maxGuesses": self.max_guesses, "proven": self.proven,
-            "seconds": round(self.seconds, 3), "hard": self.hard, "guessPool": self.pool,
+            "seconds": round(self.seconds, 3), "cpuSeconds": round(self.cpu_seconds, 3),
+            "hard": self.hard, "guessPool": self.pool,
             "answers": self.n_answers, "search": self.stats,
         }
 
@@ -248,9 +271,9 @@ def optimal_for_opener(
     """
     row = lexicon.guess_id(opener)
     s = solver or ExactSolver(lexicon, hard=hard, pool=pool, exact=True, max_guesses=max_guesses)
-    t0 = time.perf_counter()
+    t0, c0 = time.perf_counter(), time.process_time()
     total = s.opener_value(row, progress=progress)
-    secs = time.perf_counter() - t0
+    secs, cpu = time.perf_counter() - t0, time.process_time() - c0
     tree = None
     longest = s.limit
     if with_tree and total < INF:
@@ -260,5 +283,66 @@ def optimal_for_opener(
             raise WordleError(f"internal error: tree total {built} != proven total {total}")
         longest = int(tree.lengths().max())
     res = OptimalResult(lexicon.guesses[row], int(min(total, INF)), len(lexicon.answers), longest,
-                        s.exact and total < INF, secs, hard, pool, s.stats.as_dict())
+                        s.exact, secs, hard, pool, s.stats.as_dict(), cpu)
     return res, tree
+
+
+@dataclass(frozen=True)
+class BestOpener:
+    """Outcome of :func:`prove_best_opener`."""
+
+    best: list[str]  # every opener reaching the optimum (alphabetical)
+    total: int
+    n_answers: int
+    openers: int  # openers considered
+    evaluated: int  # openers whose value was searched (the rest fell to the root bound)
+    seconds: float
+    cpu_seconds: float
+    values: dict[str, int]  # exact totals found (openers proven worse are absent)
+
+    def as_dict(self) -> dict[str, object]:
+        won = self.total < INF
+        return {"best": self.best if won else [], "total": self.total if won else None,
+                "mean": round(self.total / self.n_answers, 6) if won else None,
+                "openers": self.openers,
+                "searched": self.evaluated, "seconds": round(self.seconds, 2),
+                "cpuSeconds": round(self.cpu_seconds, 2), "values": self.values}
+
+
+def prove_best_opener(solver: ExactSolver, openers: np.ndarray | None = None,
+                      progress: bool = False) -> BestOpener:
+    """The best opener among ``openers`` (default: every allowed first guess), proven.
+
+    Every opener gets a cheap lower bound (two levels of ``3n - B``); openers are then
+    searched in order of that bound, each only far enough to show it is no better than the best so far (beta =
+    best + 1, so ties are found too), until the next bound exceeds the best total.
+    """
+    t0, c0 = time.perf_counter(), time.process_time()
+    rows = solver._base_rows if openers is None else np.asarray(openers, dtype=np.int32)
+    bounds = solver.opener_bounds(rows)
+    order = np.lexsort((rows, bounds))
+    best = INF
+    values: dict[str, int] = {}
+    searched = 0
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(rows), desc="openers", unit="op", leave=False, disable=None)
+    for i in order:
+        if bounds[i] > best:
+            break
+        searched += 1
+        v = solver.opener_value(int(rows[i]), beta=best + 1 if best < INF else INF + 1)
+        if v <= best:
+            best = v
+            values[solver.lexicon.guesses[int(rows[i])]] = v
+        if bar is not None:
+            bar.update(1)
+            bar.set_postfix(best=best)
+    if bar is not None:
+        bar.close()
+    winners = sorted(w for w, v in values.items() if v == best)
+    return BestOpener(winners, int(best), len(solver.lexicon.answers), len(rows), searched,
+                      time.perf_counter() - t0, time.process_time() - c0,
+                      {w: v for w, v in sorted(values.items(), key=lambda kv: (kv[1], kv[0]))})

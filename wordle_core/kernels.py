@@ -41,7 +41,7 @@ KEY_TYPE = types.UniTuple(types.int64, 2)
 VAL_TYPE = types.UniTuple(types.int64, 3)
 
 # stats slots
-ST_NODES, ST_SCANS, ST_EVALS, ST_HITS = 0, 1, 2, 3
+ST_NODES, ST_SCANS, ST_EVALS, ST_HITS, ST_CELLS = 0, 1, 2, 3, 4
 
 
 def new_memo() -> Dict:
@@ -129,6 +129,58 @@ def scan(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: int, est: 
         maxb[i] = mb
         h[i] = hs
     return nb, isg, maxb, h
+
+
+@njit(cache=True)
+def _popcount(x: np.uint64) -> int:
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True)
+def count_buckets(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: int,
+                  n_pat: int):
+    """Per allowed guess: number of distinct patterns over ``cands``, and whether one is
+    all-green (the guess is a candidate).
+
+    The hot loop of the exact search. Guesses are processed in blocks with one
+    pattern bitset each; for each candidate its matrix row is read sequentially across
+    the block, so the inner loop is a load, a shift and an OR.
+    """
+    G = legal.shape[0]
+    n = cands.shape[0]
+    nw = (n_pat + 63) // 64
+    blk = 256
+    bits = np.zeros((blk, nw), np.uint64)
+    nb = np.empty(G, np.int64)
+    isg = np.empty(G, np.bool_)
+    gw = green >> 6
+    gb = np.uint64(1) << np.uint64(green & 63)
+    dense = MT.shape[1] == G and G > 0 and legal[0] == 0 and legal[G - 1] == G - 1
+    for g0 in range(0, G, blk):
+        m = min(blk, G - g0)
+        bits[:m, :] = 0
+        if dense:  # legal = 0..G-1 (normal mode): a plain sequential read
+            for j in range(n):
+                row = MT[cands[j], g0:g0 + m]
+                for t in range(m):
+                    p = row[t]
+                    bits[t, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+        else:
+            for j in range(n):
+                row = MT[cands[j]]
+                for t in range(m):
+                    p = row[legal[g0 + t]]
+                    bits[t, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+        for t in range(m):
+            c = 0
+            for w in range(nw):
+                c += _popcount(bits[t, w])
+            nb[g0 + t] = c
+            isg[g0 + t] = (bits[t, gw] & gb) != np.uint64(0)
+    return nb, isg
 
 
 @njit(cache=True)
@@ -250,15 +302,15 @@ def _store(memo, key, v: int, exact: int, g: int) -> None:
 
 
 @njit(cache=True)
-def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, width2, exact, hard,
+def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
           memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats):
     """Value of ``cands`` with ``d`` guesses left (exact if ``< beta``, else a bound >= beta).
 
-    ``width`` guesses (best by the heuristic) are expanded at each node, plus ``width2``
-    with the smallest largest bucket (what keeps a hard-mode game finishable); with
-    ``exact`` every other guess whose lower bound is below the best total is expanded
-    too, so the minimum is over all allowed guesses. Without ``exact`` the value is
-    that of the width-limited search (an upper bound of the optimum, fast).
+    ``width`` guesses (best by the heuristic among the best by bound) are expanded at
+    each node; with ``exact`` every other guess whose lower bound is below the best
+    total is expanded too, so the minimum is over all allowed guesses. Without
+    ``exact`` the value is that of the width-limited search (an upper bound of the
+    optimum, fast).
     """
     n = cands.shape[0]
     if n == 1:
@@ -293,69 +345,73 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, width2, exact,
         if lb_known >= beta:
             _store(memo, key, lb_known, 0, -1)
             return lb_known
-    if d == 2:
-        # the next guess must leave only singletons: a non-candidate doing so costs 2n.
+    if lb_known == 2 * n:
+        # no candidate splits perfectly; a non-candidate that does costs 2n, the bound.
+        # (Early exit per guess at the first shared pattern: cheaper than a full scan.)
         for i in range(legal.shape[0]):
             if _is_perfect(MT, cands, legal[i], seen):
                 _store(memo, key, 2 * n, 1, legal[i])
                 return 2 * n
+        if d == 2:  # the next guess must leave only singletons: impossible
+            _store(memo, key, INF, 1, -1)
+            return INF
+        # (the bound stays 2n: a candidate leaving one pair costs n + 3 + (n - 3) = 2n)
+    if d == 2:
+        # reached only with a memoised bound > 2n: no single guess finishes the set.
         _store(memo, key, INF, 1, -1)
         return INF
-    # 2. scan every allowed guess: bounds and heuristic.
+    # 2. bucket count of every allowed guess (bitsets): the bound of each guess.
     stats[ST_SCANS] += 1
-    nb, isg, maxb, h = scan(MT, cands, legal, green, est, scratch_c, scratch_t)
+    stats[ST_CELLS] += n * legal.shape[0]
     G = legal.shape[0]
+    nb, isg = count_buckets(MT, cands, legal, green, n_pat)
     lb1 = np.empty(G, np.int64)
     minlb = INF
-    best = INF
-    bestg = -1
     for i in range(G):
         v = 3 * n - nb[i] - (1 if isg[i] else 0)
         lb1[i] = v
         if v < minlb:
             minlb = v
-        if maxb[i] <= 2 and v < best:  # the bound is reached: exact for free
-            best = v
-            bestg = legal[i]
     if minlb > lb_known:
         lb_known = minlb
     if lb_known >= beta:
         _store(memo, key, lb_known, 0, -1)
         return lb_known
+    # all guesses by bound: counting sort, stable (alphabetical within a bound)
+    lo = 2 * n - 1
+    span = n + 2
+    cnt = np.zeros(span + 1, np.int64)
+    for i in range(G):
+        cnt[lb1[i] - lo + 1] += 1
+    for t in range(span):
+        cnt[t + 1] += cnt[t]
+    rest = np.empty(G, np.int64)
+    for i in range(G):
+        b = lb1[i] - lo
+        rest[cnt[b]] = i
+        cnt[b] += 1
+    # 3. heuristic and largest bucket of the best guesses by bound. A guess whose
+    #    non-green buckets have at most two answers reaches its bound: exact for free.
+    K = min(G, max(8 * width, 64))
+    sub_rows = np.empty(K, legal.dtype)
+    for t in range(K):
+        sub_rows[t] = legal[rest[t]]
+    _nb2, _isg2, maxb, h = scan(MT, cands, sub_rows, green, est, scratch_c, scratch_t)
+    best = INF
+    bestg = -1
+    for t in range(K):
+        if maxb[t] <= 2 and lb1[rest[t]] < best:
+            best = lb1[rest[t]]
+            bestg = sub_rows[t]
     if best == lb_known:
         _store(memo, key, best, 1, bestg)
         return best
-    # 3. expand guesses: the heuristic's top `width` first, then (exact) the rest in
-    #    order of their bound until the bound reaches the best total.
-    top = _top_w(h, width)
-    if width2 > 0:
-        hmax = 1.0
-        for i in range(G):
-            if h[i] + 1.0 > hmax:
-                hmax = h[i] + 1.0
-        key2 = np.empty(G, np.float64)
-        for i in range(G):
-            key2[i] = maxb[i] + h[i] / hmax
-        top = np.concatenate((top, _top_w(key2, width2)))
+    # 4. expand guesses: the heuristic's top `width` first, then (exact) every other
+    #    guess in order of its bound until the bound reaches the best total.
+    top = rest[_top_w(h, width)]
     tried = np.zeros(G, np.bool_)
-    n_order = top.shape[0]
-    order = top
-    if exact:
-        # counting sort of all guesses by lb1 (stable: alphabetical within a bound)
-        lo = 2 * n - 1
-        span = n + 2
-        cnt = np.zeros(span + 1, np.int64)
-        for i in range(G):
-            cnt[lb1[i] - lo + 1] += 1
-        for t in range(span):
-            cnt[t + 1] += cnt[t]
-        rest = np.empty(G, np.int64)
-        for i in range(G):
-            b = lb1[i] - lo
-            rest[cnt[b]] = i
-            cnt[b] += 1
-        order = np.concatenate((top, rest))
-        n_order = order.shape[0]
+    order = np.concatenate((top, rest)) if exact else top
+    n_order = order.shape[0]
     for oi in range(n_order):
         i = order[oi]
         if tried[i]:
@@ -374,7 +430,16 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, width2, exact,
         rem = 0
         for k in range(nbk):
             lbs[k] = _lb_set(sizes[k], d - 1)
+            if not hard and sizes[k] >= 3:
+                # a bucket met before (under another guess) may have a better bound
+                kk = set_key(out[starts[k]:starts[k] + sizes[k]], legal, d - 1, hard)
+                if kk in memo:
+                    e = memo[kk]
+                    if e[0] > lbs[k]:
+                        lbs[k] = e[0]
             rem += lbs[k]
+            if n + rem >= limit:
+                break
         acc = n
         if acc + rem >= limit:
             continue
@@ -388,7 +453,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, width2, exact,
             sub = out[starts[k]:starts[k] + m].copy()
             sub_legal = hard_filter(legal, codes, lcounts, g, pats[k], length, n_sym) if hard else legal
             v = solve(MT, codes, lcounts, arow, sub, sub_legal, d - 1, limit - acc - rem, width,
-                      width2, exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t,
+                      exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t,
                       seen, stats)
             acc += v
             if acc + rem >= limit:
@@ -406,6 +471,37 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, width2, exact,
         return beta
     _store(memo, key, beta if beta > lb_known else lb_known, 0, -1)
     return beta if beta > lb_known else lb_known
+
+
+@njit(cache=True)
+def opener_bounds(MT, codes, lcounts, cands, openers, legal, green, n_pat, hard, length,
+                  n_sym):
+    """Lower bound of each opener's total: ``n + sum over buckets of the bucket's bound``,
+    a bucket's bound being ``min over guesses of 3m - B - [guess in bucket]`` (>= 2m - 1),
+    over the guesses allowed after the opener (hard mode: filtered by its feedback).
+    """
+    out_lb = np.empty(openers.shape[0], np.int64)
+    for oi in range(openers.shape[0]):
+        o = openers[oi]
+        out, starts, sizes, pats = _split(MT, cands, o, green, n_pat)
+        total = cands.shape[0]
+        for k in range(sizes.shape[0]):
+            m = sizes[k]
+            if m <= 2:
+                total += 2 * m - 1
+                continue
+            sub = out[starts[k]:starts[k] + m].copy()
+            rows = hard_filter(legal, codes, lcounts, o, pats[k], length, n_sym) if hard else legal
+            nb, isg = count_buckets(MT, sub, rows, green, n_pat)
+            lb = 2 * m - 1
+            mn = INF
+            for i in range(nb.shape[0]):
+                v = 3 * m - nb[i] - (1 if isg[i] else 0)
+                if v < mn:
+                    mn = v
+            total += max(lb, mn)
+        out_lb[oi] = total
+    return out_lb
 
 
 @njit(cache=True)

@@ -18,7 +18,7 @@ too, the strategy minimises the total without the limit (the game may then be lo
 A wider plan's first guess keeps a win within reach: its children are winnable at the
 wider width, which the children's own escalation will find.
 
-Options: ``width`` (default 8), ``pool`` (``all`` or ``answers``).
+Options: ``width`` (default 16), ``pool`` (``all`` or ``answers``).
 """
 
 from __future__ import annotations
@@ -30,7 +30,7 @@ from ..exact import ExactSolver
 from ..state import GameState
 from .base import Strategy, register
 
-DEFAULT_WIDTH = 8
+DEFAULT_WIDTH = 16
 _NO_LIMIT = 64  # "guesses left" used once a win within the real limit is impossible
 
 

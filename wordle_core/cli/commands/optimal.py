@@ -6,6 +6,7 @@ Examples::
     wordle-lab optimal --opener salet --hard --save-tree salet-hard.json
     wordle-lab optimal --opener salet,crane,trace --guesses answers
     wordle-lab optimal --top 10 --json          # the 10 best openers by entropy
+    wordle-lab optimal --best --guesses answers # prove the best opener
 
 ``--guesses`` takes ``all`` (every allowed guess, the default), ``answers`` (only words
 that may be answers) or a FILE (a custom guess list, with ``--answers FILE``).
@@ -17,8 +18,8 @@ import argparse
 import sys
 
 from ...errors import WordleError
-from ...exact import ExactSolver, optimal_for_opener
-from ...lexicon import BUILTINS, DEFAULT_LEXICON, resolve_lexicon
+from ...exact import INF, ExactSolver, optimal_for_opener, prove_best_opener
+from ...lexicon import BUILTINS, DEFAULT_LEXICON, Lexicon, resolve_lexicon
 from ...openers import top_openers
 from ..common import add_hard_arg, add_json_arg, matrix_for, print_json
 
@@ -36,6 +37,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--opener", help="first guess; several separated by commas")
     p.add_argument("--top", type=int, metavar="N",
                    help="instead of --opener: the N best openers by entropy")
+    p.add_argument("--best", action="store_true",
+                   help="instead of --opener: prove the best opener of all (practical with "
+                        "--guesses answers)")
     add_hard_arg(p)
     p.add_argument("--max-guesses", type=int, metavar="N",
                    help="guess limit (default: the lexicon's, 6 for Wordle)")
@@ -51,6 +55,8 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     lex = resolve_lexicon(args.lexicon, args.answers, custom_guesses)
     if args.max_guesses is not None and not 1 <= args.max_guesses <= 30:
         raise WordleError("--max-guesses must be between 1 and 30")
+    if args.best:
+        return _best(args, lex, pool)
     if args.top is not None:
         if args.opener:
             raise WordleError("give --opener or --top, not both")
@@ -94,3 +100,22 @@ def _print_line(r: dict[str, object], lexicon: str) -> None:
           f"total {r['total']:,}  mean {r['mean']:.4f}  "
           f"{'proven optimal' if r['proven'] else 'upper bound'}  ({r['seconds']:.2f} s)")
     sys.stdout.flush()
+
+
+def _best(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
+    if args.opener or args.top is not None or args.save_tree:
+        raise WordleError("--best takes no --opener, --top or --save-tree")
+    solver = ExactSolver(lex, hard=args.hard, pool=pool, exact=True,
+                         max_guesses=args.max_guesses, matrix=matrix_for(lex))
+    res = prove_best_opener(solver, progress=True)
+    if args.json:
+        print_json(res.as_dict())
+        return 0
+    if res.total >= INF:
+        print(f"{lex.name}: no opener wins every game within the limit (proven)")
+        return 0
+    mode = "hard" if args.hard else "normal"
+    print(f"{lex.name} {mode}, guesses {pool}: best opener {', '.join(w.upper() for w in res.best)} "
+          f"total {res.total:,} mean {res.total / len(lex.answers):.4f} (proven; {res.evaluated} of "
+          f"{res.openers} openers searched, {res.seconds:.1f} s)")
+    return 0

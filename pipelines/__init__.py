@@ -1,0 +1,1 @@
+"""Apache Beam pipelines (thin: every per-element step is a wordle_core function)."""

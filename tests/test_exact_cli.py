@@ -1,0 +1,59 @@
+"""``wordle-lab optimal``: JSON keys, tree file replay, one-line errors with exit 2."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from wordle_core.cli import main
+from wordle_core.exact import ExactSolver
+from wordle_core.lexicon import Lexicon
+from wordle_core.tree import Tree
+
+
+@pytest.fixture()
+def lists(small_lex: Lexicon, tmp_path) -> list[str]:
+    a = tmp_path / "answers.txt"
+    g = tmp_path / "guesses.txt"
+    a.write_text("\n".join(small_lex.answers) + "\n")
+    g.write_text("\n".join(small_lex.guesses) + "\n")
+    return ["--answers", str(a), "--guesses", str(g)]
+
+
+def test_json_and_tree(small_lex: Lexicon, lists: list[str], tmp_path, capsys) -> None:
+    opener = small_lex.answers[11]
+    tree_file = tmp_path / "tree.json"
+    rc = main(["optimal", *lists, "--opener", opener, "--json", "--save-tree", str(tree_file)])
+    assert rc == 0
+    out = json.loads(capsys.readouterr().out)
+    assert {"opener", "total", "mean", "maxGuesses", "proven", "seconds"} <= set(out)
+    want = ExactSolver(small_lex).opener_value(small_lex.guess_id(opener))
+    assert out["total"] == want and out["proven"] is True
+    assert out["mean"] == pytest.approx(want / len(small_lex.answers), abs=1e-6)
+    tree = Tree.load_json(small_lex, tree_file)
+    assert int(tree.lengths().sum()) == want and int(tree.lengths().max()) == out["maxGuesses"]
+
+
+def test_several_openers_and_hard(small_lex: Lexicon, lists: list[str], capsys) -> None:
+    ops = small_lex.answers[1:4]
+    assert main(["optimal", *lists, "--opener", ",".join(ops), "--hard", "--json"]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert [r["opener"] for r in out] == list(ops) and all(r["hard"] for r in out)
+    s = ExactSolver(small_lex, hard=True)
+    assert [r["total"] for r in out] == [s.opener_value(small_lex.guess_id(w)) for w in ops]
+
+
+@pytest.mark.parametrize("argv", [
+    ["optimal", "--opener", "zzzzz"],
+    ["optimal"],
+    ["optimal", "--opener", "salet", "--top", "3"],
+    ["optimal", "--opener", "salet", "--guesses", "answers"],
+    ["optimal", "--opener", "salet,crane", "--save-tree", "x.json"],
+    ["optimal", "--best", "--opener", "salet"],
+    ["optimal", "--opener", "salet", "--max-guesses", "0"],
+])
+def test_bad_input_is_one_line_exit_2(argv: list[str], capsys) -> None:
+    assert main(argv) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and err[0].startswith("wordle-lab: error:")
