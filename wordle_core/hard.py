@@ -42,6 +42,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .feedback import all_green, pattern_to_str
+from .hard_kernel import solve_three
 from .lexicon import Lexicon
 from .matrix import pattern_matrix
 from .partition import stats_from_block
@@ -52,7 +53,7 @@ FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 _MEMO_LIMIT = 3_000_000  # entries before a worker's memo is cleared (bounds memory)
 
 
-class _BudgetExceeded(Exception):
+class _BudgetExceededError(Exception):
     """Raised inside the search when the node budget of one verdict is spent."""
 
 
@@ -81,6 +82,7 @@ class HardSolver:
     memo: dict[bytes, list[tuple[_Cons, int, int]]] = field(default_factory=dict)
     nodes: int = 0
     budget: int = DEFAULT_NODE_BUDGET
+    use_kernel: bool = True  # False: the pure-numpy path everywhere (a cross-check)
 
     def __post_init__(self) -> None:
         lex = self.lexicon
@@ -96,7 +98,7 @@ class HardSolver:
         self.digits = digits
         self.answer_rows = lex.answer_rows
         self.n_alpha = len(lex.alphabet)
-        self.mat = np.asarray(self.matrix)  # load a memory map once
+        self.mat = np.ascontiguousarray(self.matrix)  # load a memory map once
 
     # --- obligations ------------------------------------------------------------------
     def root_cons(self) -> _Cons:
@@ -155,13 +157,18 @@ class HardSolver:
             return hit
         self.nodes += 1
         if self.nodes > self.budget:
-            raise _BudgetExceeded
+            raise _BudgetExceededError
         res = self._expand(S, cons, legal, k)
         self._store(skey, cons, k, res)
         return res
 
     def _expand(self, S: np.ndarray, cons: _Cons, legal: np.ndarray, k: int) -> int:
         n = len(S)
+        if k == 3 and self.use_kernel:
+            is_row = np.zeros(self.mat.shape[0], dtype=np.uint8)
+            is_row[self.answer_rows[S]] = 1
+            return int(solve_three(self.mat, S.astype(np.int32), legal.astype(np.int32), self.codes,
+                                   self.counts, cons.greens, cons.need, self.digits, self.green, is_row))
         block = self.mat[legal][:, S] if len(legal) < self.mat.shape[0] else self.mat[:, S]
         stats = stats_from_block(block, self.n_patterns)
         is_cand = np.zeros(self.mat.shape[0], dtype=bool)
@@ -271,7 +278,7 @@ def hard_verdict(
     try:
         if not solver._guess_wins(cands, root, all_rows, k + 1, opener_row):
             verdict = INFEASIBLE
-    except _BudgetExceeded:
+    except _BudgetExceededError:
         verdict = UNKNOWN
     out: dict[str, object] = {
         "opener": lexicon.guesses[opener_row],
