@@ -49,6 +49,10 @@ from .partition import stats_from_block
 from .rules import letter_counts
 
 DEFAULT_NODE_BUDGET = 2_000_000
+# The numba kernel's work (guess x splitter pairs examined) is charged to the node
+# budget at this rate, about what one Python-level node costs in time, so a budget
+# bounds time as well as being deterministic.
+KERNEL_WORK_PER_NODE = 20_000
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 _MEMO_LIMIT = 3_000_000  # entries before a worker's memo is cleared (bounds memory)
 
@@ -167,8 +171,12 @@ class HardSolver:
         if k == 3 and self.use_kernel:
             is_row = np.zeros(self.mat.shape[0], dtype=np.uint8)
             is_row[self.answer_rows[S]] = 1
-            return int(solve_three(self.mat, S.astype(np.int32), legal.astype(np.int32), self.codes,
-                                   self.counts, cons.greens, cons.need, self.digits, self.green, is_row))
+            g, work = solve_three(self.mat, S.astype(np.int32), legal.astype(np.int32), self.codes,
+                                  self.counts, cons.greens, cons.need, self.digits, self.green, is_row)
+            self.nodes += int(work) // KERNEL_WORK_PER_NODE
+            if self.nodes > self.budget:
+                raise _BudgetExceededError
+            return int(g)
         block = self.mat[legal][:, S] if len(legal) < self.mat.shape[0] else self.mat[:, S]
         stats = stats_from_block(block, self.n_patterns)
         is_cand = np.zeros(self.mat.shape[0], dtype=bool)

@@ -23,6 +23,7 @@ def _perfect_splitter(mat, B, legal, codes, counts, greens, need, seen, stamp):
     A = need.shape[0]
     for hi in range(legal.shape[0]):
         h = legal[hi]
+        stamp[1] += 1
         ok = True
         for pos in range(L):
             if greens[pos] >= 0 and codes[h, pos] != greens[pos]:
@@ -51,7 +52,10 @@ def _perfect_splitter(mat, B, legal, codes, counts, greens, need, seen, stamp):
 
 @njit(cache=True, nogil=True)
 def solve_three(mat, S, legal, codes, counts, greens, need, digits, green_code, is_cand_row):
-    """A guess row winning every answer of ``S`` within 3 guesses, or -1 (exact).
+    """(guess row winning every answer of ``S`` within 3 guesses or -1, work done) (exact).
+
+    Work is the number of (guess, splitter) pairs examined, so that a caller can
+    charge it against a node budget deterministically.
 
     Guesses are tried in order of their largest bucket (smallest first), candidates
     first among equals, so a winning guess is usually found at once; a loss scans
@@ -83,7 +87,7 @@ def solve_three(mat, S, legal, codes, counts, greens, need, digits, green_code, 
         largest[gi] = key * G + gi
     order = np.argsort(largest)
     seen = np.zeros(P, np.int64)
-    stamp = np.zeros(1, np.int64)
+    stamp = np.zeros(2, np.int64)
     cgreens = np.empty(L, greens.dtype)
     cneed = np.empty(A, need.dtype)
     B = np.empty(n, S.dtype)
@@ -129,5 +133,5 @@ def solve_three(mat, S, legal, codes, counts, greens, need, digits, green_code, 
         for s in range(n):
             cnt[mat[g, S[s]]] = 0
         if win:
-            return g
-    return -1
+            return g, stamp[1] + G
+    return -1, stamp[1] + G
