@@ -65,6 +65,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
     ap.add_argument("--budget", type=int, default=20_000, help="OR nodes per opener")
     ap.add_argument("--out", required=True)
+    ap.add_argument("--report-only", action="store_true", help="summarise what is done, run nothing")
     args = ap.parse_args(argv)
 
     from wordle_core.lexicon import load_lexicon
@@ -73,9 +74,11 @@ def main(argv: list[str] | None = None) -> int:
     lex = load_lexicon(args.lexicon)
     pattern_matrix(lex)  # build/cache once before forking
     n_all = len(lex.guesses)
-    rows = np.arange(n_all)
+    # Openers run in a seeded random order, so the lines written so far are always a
+    # uniform random sample: an interrupted full run still measures the whole list.
+    rows = np.random.default_rng(args.seed).permutation(n_all)
     if args.sample:
-        rows = np.sort(np.random.default_rng(args.seed).choice(n_all, args.sample, replace=False))
+        rows = rows[: args.sample]
     out = Path(args.out)
     part = out.with_name(out.name + ".partial")
     done: dict[str, dict] = {}
@@ -83,33 +86,43 @@ def main(argv: list[str] | None = None) -> int:
         for line in part.read_text().splitlines():
             rec = json.loads(line)
             done[rec["opener"]] = rec
+    if out.exists() and not done:
+        for line in out.read_text().splitlines():
+            rec = json.loads(line)
+            done[rec["opener"]] = rec
     todo = [int(r) for r in rows if lex.guesses[int(r)] not in done]
     out.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
-    with open(part, "a") as fh, mp.get_context("fork").Pool(
-        args.workers, initializer=_init, initargs=(args.lexicon,)
-    ) as pool:
-        it = pool.imap_unordered(_one, [(r, args.budget) for r in todo], chunksize=4)
-        for rec in tqdm(it, total=len(todo), desc=f"hard {args.lexicon}", file=sys.stderr):
-            rec["lexicon"] = args.lexicon
-            done[rec["opener"]] = rec
-            fh.write(json.dumps(rec, sort_keys=True) + "\n")
-            fh.flush()
+    if todo and not args.report_only:
+        with open(part, "a") as fh, mp.get_context("fork").Pool(
+            args.workers, initializer=_init, initargs=(args.lexicon,)
+        ) as pool:
+            it = pool.imap_unordered(_one, [(r, args.budget) for r in todo], chunksize=4)
+            for rec in tqdm(it, total=len(todo), desc=f"hard {args.lexicon}", file=sys.stderr):
+                rec["lexicon"] = args.lexicon
+                done[rec["opener"]] = rec
+                fh.write(json.dumps(rec, sort_keys=True) + "\n")
+                fh.flush()
     wall = time.perf_counter() - t0
-    recs = [done[lex.guesses[int(r)]] for r in rows]
-    from wordle_core.io import atomic_write_text
+    recs = sorted((done[lex.guesses[int(r)]] for r in rows if lex.guesses[int(r)] in done),
+                  key=lambda r: r["opener"])
+    if len(recs) == len(rows):
+        from wordle_core.io import atomic_write_text
 
-    atomic_write_text(out, "".join(json.dumps(r, sort_keys=True) + "\n" for r in recs))
-    part.unlink(missing_ok=True)
+        atomic_write_text(out, "".join(json.dumps(r, sort_keys=True) + "\n" for r in recs))
+        part.unlink(missing_ok=True)
+    else:
+        print(f"partial: {len(recs)} of {len(rows)} openers done (a uniform random sample)")
     c = Counter(r["verdict"] for r in recs)
     secs = np.array([r["seconds"] for r in recs])
     n = len(recs)
-    print(f"{args.lexicon}: {n} openers ({'sample seed ' + str(args.seed) if args.sample else 'all'}), "
+    print(f"{args.lexicon}: {n} openers ({'sample seed ' + str(args.seed) if len(recs) < n_all else 'all'}), "
           f"budget {args.budget} nodes, {args.workers} workers, wall {wall:.0f} s this run")
     for v in ("feasible", "infeasible", "unknown"):
         lo, hi = wilson(c[v], n)
         print(f"  {v:<10} {c[v]:>6}  ({100 * c[v] / n:.1f}%; scaled to {n_all}: "
               f"{c[v] / n * n_all:.0f}, 95% CI {lo * n_all:.0f}-{hi * n_all:.0f})")
+    print(f"  sum of per-opener seconds {secs.sum():.0f}")
     print(f"  seconds per opener: mean {secs.mean():.2f}  median {np.median(secs):.2f}  "
           f"p95 {np.percentile(secs, 95):.2f}  max {secs.max():.1f}  sum {secs.sum():.0f}")
     proj = secs.mean() * n_all / args.workers / 60

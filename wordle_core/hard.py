@@ -42,10 +42,9 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from .feedback import all_green, pattern_to_str
-from .hard_kernel import solve_three
+from .hard_kernel import bucket_stats, solve_three
 from .lexicon import Lexicon
 from .matrix import pattern_matrix
-from .partition import stats_from_block
 from .rules import letter_counts
 
 DEFAULT_NODE_BUDGET = 2_000_000
@@ -177,12 +176,10 @@ class HardSolver:
             if self.nodes > self.budget:
                 raise _BudgetExceededError
             return int(g)
-        block = self.mat[legal][:, S] if len(legal) < self.mat.shape[0] else self.mat[:, S]
-        stats = stats_from_block(block, self.n_patterns)
+        largest, sum_sq = bucket_stats(self.mat, S.astype(np.int32), legal.astype(np.int32))
         is_cand = np.zeros(self.mat.shape[0], dtype=bool)
         is_cand[self.answer_rows[S]] = True
         cand = is_cand[legal]
-        largest = stats.largest
         if k == 2:
             ok = largest == 1
             return int(legal[_first(ok, cand)]) if ok.any() else -1
@@ -193,7 +190,7 @@ class HardSolver:
         # then smallest expected size, then a candidate, then alphabetical.
         useful = ~((largest == n) & ~cand)
         idx = np.flatnonzero(useful)
-        order = idx[np.lexsort((idx, ~cand[idx], stats.sum_sq[idx], largest[idx]))]
+        order = idx[np.lexsort((idx, ~cand[idx], sum_sq[idx], largest[idx]))]
         for i in order:
             g = int(legal[i])
             if self._guess_wins(S, cons, legal, k, g):

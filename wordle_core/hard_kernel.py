@@ -135,3 +135,33 @@ def solve_three(mat, S, legal, codes, counts, greens, need, digits, green_code, 
         if win:
             return g, stamp[1] + G
     return -1, stamp[1] + G
+
+
+@njit(cache=True, nogil=True)
+def bucket_stats(mat, S, legal):
+    """Largest bucket and sum of squared bucket sizes of every legal guess over ``S``.
+
+    The two numbers the search orders guesses by, computed without materialising the
+    (guesses x candidates) block: one pass per guess with a reused counter array.
+    """
+    n = S.shape[0]
+    G = legal.shape[0]
+    cnt = np.zeros(65536, np.int32)  # any pattern code (uint8 or uint16 matrices)
+    largest = np.empty(G, np.int32)
+    sum_sq = np.empty(G, np.int64)
+    for gi in range(G):
+        row = mat[legal[gi]]
+        m = 0
+        sq = 0
+        for s in range(n):
+            p = row[S[s]]
+            c = cnt[p] + 1
+            cnt[p] = c
+            sq += 2 * c - 1
+            if c > m:
+                m = c
+        for s in range(n):
+            cnt[row[S[s]]] = 0
+        largest[gi] = m
+        sum_sq[gi] = sq
+    return largest, sum_sq
