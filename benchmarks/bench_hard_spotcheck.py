@@ -102,7 +102,8 @@ def main(argv: list[str] | None = None) -> int:
     inf = [r for r in recs if r["verdict"] == "infeasible"]
     fea = [r for r in recs if r["verdict"] == "feasible"]
     k_inf = min(len(inf), args.n // 2)
-    pick = list(rng.choice(inf, k_inf, replace=False)) + list(rng.choice(fea, args.n - k_inf, replace=False))
+    k_fea = min(len(fea), args.n - k_inf)
+    pick = list(rng.choice(inf, k_inf, replace=False)) + list(rng.choice(fea, k_fea, replace=False))
     agree = disagree = timeouts = 0
     for r in pick:
         row = lex.guess_id(r["opener"])

@@ -86,6 +86,7 @@ class HardSolver:
     nodes: int = 0
     budget: int = DEFAULT_NODE_BUDGET
     use_kernel: bool = True  # False: the pure-numpy path everywhere (a cross-check)
+    child_order: str = "greens"  # bucket order at AND nodes: "greens" (traps first) or "size"
 
     def __post_init__(self) -> None:
         lex = self.lexicon
@@ -99,6 +100,7 @@ class HardSolver:
             digits[:, pos] = code % 3
             code //= 3
         self.digits = digits
+        self.n_green = (digits == 2).sum(axis=1)
         self.answer_rows = lex.answer_rows
         self.n_alpha = len(lex.alphabet)
         self.mat = np.ascontiguousarray(self.matrix)  # load a memory map once
@@ -205,7 +207,14 @@ class HardSolver:
         starts = np.concatenate(([0], cuts))
         ends = np.append(cuts, len(sp))
         sizes = ends - starts
-        for j in np.argsort(-sizes, kind="stable"):
+        if self.child_order == "greens":
+            # Trap-like buckets first (most greens, then largest): a failing bucket
+            # refutes the guess, and hard-mode traps are buckets with many greens.
+            greens = self.n_green[sp[starts]]
+            seq = np.lexsort((-sizes, -greens))
+        else:
+            seq = np.argsort(-sizes, kind="stable")
+        for j in seq:
             pat = int(sp[starts[j]])
             if pat == self.green:
                 continue
