@@ -47,6 +47,21 @@ def _one(args: tuple[int, int]) -> dict:
     return hard_verdict(_LEX, row, node_budget=budget)
 
 
+def _implied(lex, args: argparse.Namespace, done: dict[str, dict]) -> None:
+    """Feasible with more answers => feasible with fewer (restrict the winning strategy)."""
+    from wordle_core.lexicon import load_lexicon
+
+    sup = load_lexicon(args.implied_lexicon)
+    if sup.guesses != lex.guesses or not set(lex.answers) <= set(sup.answers):
+        raise SystemExit(f"--implied-by: {sup.name} must have the same guesses and a superset of answers")
+    with open(args.implied_by) as fh:
+        for line in fh:
+            rec = json.loads(line)
+            if rec["verdict"] == "feasible" and rec["opener"] not in done:
+                done[rec["opener"]] = {"opener": rec["opener"], "verdict": "feasible", "seconds": 0.0,
+                                       "nodes": 0, "lexicon": lex.name, "via": f"feasible on {sup.name}"}
+
+
 def wilson(k: int, n: int, z: float = 1.96) -> tuple[float, float]:
     if n == 0:
         return (0.0, 1.0)
@@ -66,6 +81,9 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=int, default=20_000, help="OR nodes per opener")
     ap.add_argument("--out", required=True)
     ap.add_argument("--report-only", action="store_true", help="summarise what is done, run nothing")
+    ap.add_argument("--implied-by", metavar="FILE", help="results of a lexicon with the same guesses "
+                    "and a superset of the answers: its feasible openers are feasible here")
+    ap.add_argument("--implied-lexicon", help="that lexicon's name (checked: same guesses, answers superset)")
     args = ap.parse_args(argv)
 
     from wordle_core.lexicon import load_lexicon
@@ -90,6 +108,8 @@ def main(argv: list[str] | None = None) -> int:
         for line in out.read_text().splitlines():
             rec = json.loads(line)
             done[rec["opener"]] = rec
+    if args.implied_by:
+        _implied(lex, args, done)
     todo = [int(r) for r in rows if lex.guesses[int(r)] not in done]
     out.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
