@@ -81,6 +81,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=int, default=20_000, help="OR nodes per opener")
     ap.add_argument("--out", required=True)
     ap.add_argument("--report-only", action="store_true", help="summarise what is done, run nothing")
+    ap.add_argument("--retry-unknown", action="store_true",
+                    help="rerun openers whose verdict is unknown under a smaller budget")
     ap.add_argument("--implied-by", metavar="FILE", help="results of a lexicon with the same guesses "
                     "and a superset of the answers: its feasible openers are feasible here")
     ap.add_argument("--implied-lexicon", help="that lexicon's name (checked: same guesses, answers superset)")
@@ -100,16 +102,20 @@ def main(argv: list[str] | None = None) -> int:
     out = Path(args.out)
     part = out.with_name(out.name + ".partial")
     done: dict[str, dict] = {}
-    if part.exists():
-        for line in part.read_text().splitlines():
-            rec = json.loads(line)
-            done[rec["opener"]] = rec
-    if out.exists() and not done:
-        for line in out.read_text().splitlines():
-            rec = json.loads(line)
-            done[rec["opener"]] = rec
+    # finished output first, then the partial file's newer lines (a resumed or retried run)
+    for src in (out, part):
+        if src.exists():
+            for line in src.read_text().splitlines():
+                rec = json.loads(line)
+                done[rec["opener"]] = rec
     if args.implied_by:
         _implied(lex, args, done)
+    if args.retry_unknown:
+        # second pass: openers left unknown under a smaller budget get this budget
+        stale = [o for o, r in done.items() if r["verdict"] == "unknown" and r.get("budget", 0) < args.budget]
+        for o in stale:
+            del done[o]
+        print(f"retrying {len(stale)} unknown openers with budget {args.budget}", file=sys.stderr)
     todo = [int(r) for r in rows if lex.guesses[int(r)] not in done]
     out.parent.mkdir(parents=True, exist_ok=True)
     t0 = time.perf_counter()
@@ -120,6 +126,7 @@ def main(argv: list[str] | None = None) -> int:
             it = pool.imap_unordered(_one, [(r, args.budget) for r in todo], chunksize=4)
             for rec in tqdm(it, total=len(todo), desc=f"hard {args.lexicon}", file=sys.stderr):
                 rec["lexicon"] = args.lexicon
+                rec["budget"] = args.budget
                 done[rec["opener"]] = rec
                 fh.write(json.dumps(rec, sort_keys=True) + "\n")
                 fh.flush()

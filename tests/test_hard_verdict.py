@@ -147,3 +147,17 @@ def test_cli_json_and_errors(tmp_path) -> None:
     wit = tmp_path / "w.json"
     nowit = _cli("hard-verdict", "--lexicon", "nyt", "--opener", "slate", "--witness", str(wit))
     assert nowit.returncode == 2 and not wit.exists()
+
+
+def test_fewer_answers_never_turn_feasible_into_infeasible(tiny3: Lexicon) -> None:
+    """The full-opener run reuses wordle's feasible verdicts for nyt (answers subset)."""
+    sub = Lexicon.build("tiny3-sub", tiny3.answers[::2], tiny3.guesses, max_guesses=3)
+    assert sub.guesses == tiny3.guesses
+    both = []
+    for row in range(0, len(tiny3.guesses), 5):
+        big = hard_verdict(tiny3, row, pattern_matrix(tiny3))["verdict"]
+        small = hard_verdict(sub, row, pattern_matrix(sub))["verdict"]
+        if big == FEASIBLE:
+            assert small == FEASIBLE, tiny3.guesses[row]
+        both.append((big, small))
+    assert (INFEASIBLE, FEASIBLE) in both  # the subset really is easier somewhere
