@@ -81,6 +81,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--budget", type=int, default=20_000, help="OR nodes per opener")
     ap.add_argument("--out", required=True)
     ap.add_argument("--report-only", action="store_true", help="summarise what is done, run nothing")
+    ap.add_argument("--openers-from", metavar="FILE", help="only the openers named in these JSON lines")
     ap.add_argument("--retry-unknown", action="store_true",
                     help="rerun openers whose verdict is unknown under a smaller budget")
     ap.add_argument("--implied-by", metavar="FILE", help="results of a lexicon with the same guesses "
@@ -99,6 +100,11 @@ def main(argv: list[str] | None = None) -> int:
     rows = np.random.default_rng(args.seed).permutation(n_all)
     if args.sample:
         rows = rows[: args.sample]
+    if args.openers_from:
+        # the same openers as another run (e.g. the part of an interrupted run that finished)
+        with open(args.openers_from) as fh:
+            keep = {json.loads(line)["opener"] for line in fh}
+        rows = np.array([r for r in rows if lex.guesses[int(r)] in keep], dtype=np.int64)
     out = Path(args.out)
     part = out.with_name(out.name + ".partial")
     done: dict[str, dict] = {}
@@ -143,7 +149,7 @@ def main(argv: list[str] | None = None) -> int:
     c = Counter(r["verdict"] for r in recs)
     secs = np.array([r["seconds"] for r in recs])
     n = len(recs)
-    print(f"{args.lexicon}: {n} openers ({'sample seed ' + str(args.seed) if len(recs) < n_all else 'all'}), "
+    print(f"{args.lexicon}: {n} openers ({'random sample' if len(recs) < n_all else 'all'}), "
           f"budget {args.budget} nodes, {args.workers} workers, wall {wall:.0f} s this run")
     for v in ("feasible", "infeasible", "unknown"):
         lo, hi = wilson(c[v], n)
