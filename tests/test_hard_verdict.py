@@ -1,0 +1,163 @@
+"""Exact hard-mode feasibility: checked against an independent brute-force search,
+against the issue's published verdicts on the full ``nyt`` lexicon, and by replaying
+witness trees game by game with the engine's own hard-mode rules."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from wordle_core.feedback import all_green
+from wordle_core.hard import FEASIBLE, INFEASIBLE, UNKNOWN, HardSolver, hard_verdict
+from wordle_core.lexicon import Lexicon, load_lexicon
+from wordle_core.matrix import pattern_matrix
+from wordle_core.partition import split
+from wordle_core.state import GameState
+
+
+def brute_force_feasible(lex: Lexicon, opener: int) -> bool:
+    """Reference: plain AND-OR over GameState (engine legality), exact-key memo only."""
+    memo: dict = {}
+    green = all_green(lex.length)
+
+    def node(state: GameState, k: int) -> bool:
+        if state.n_candidates == 1:
+            return k >= 1
+        if k <= 1:
+            return False
+        key = (state.key(), k)
+        if key in memo:
+            return memo[key]
+        res = any(guess_wins(state, int(g), k) for g in state.legal_rows)
+        memo[key] = res
+        return res
+
+    def guess_wins(state: GameState, g: int, k: int) -> bool:
+        for pat in split(state.matrix, g, state.candidates):
+            if pat != green and not node(state.apply(g, pat), k - 1):
+                return False
+        return True
+
+    return guess_wins(GameState.new(lex, hard=True), opener, lex.max_guesses)
+
+
+def replay_witness(lex: Lexicon, tree: dict) -> int:
+    """Play every answer down a witness tree with GameState (checks hard-mode legality)."""
+    worst = 0
+    root = GameState.new(lex, hard=True)
+    for a in range(len(lex.answers)):
+        st, node = root, tree
+        depth = 0
+        while not st.solved and depth < lex.max_guesses:
+            depth += 1
+            st = st.play(lex.guess_id(node["guess"]), a)  # raises on an illegal guess
+            if not st.solved:
+                node = node["next"][st.history_words()[-1][1]]
+        assert st.solved, lex.answers[a]
+        worst = max(worst, depth)
+    return worst
+
+
+@pytest.fixture(scope="module")
+def tiny3() -> Lexicon:
+    """80 answers / 200 guesses and only 3 guesses: a mix of feasible and infeasible openers."""
+    full = load_lexicon("wordle")
+    answers = list(full.answers[5::29][:80])
+    extra = [w for w in full.guesses[3::61] if w not in set(answers)][:120]
+    return Lexicon.build("tiny3", answers, answers + extra, max_guesses=3)
+
+
+def test_matches_brute_force_on_small_lexicon(tiny3: Lexicon) -> None:
+    verdicts = []
+    for row in range(0, len(tiny3.guesses), 4):
+        fast = hard_verdict(tiny3, row, pattern_matrix(tiny3))["verdict"]
+        ref = brute_force_feasible(tiny3, row)
+        assert fast == (FEASIBLE if ref else INFEASIBLE), tiny3.guesses[row]
+        verdicts.append(fast)
+    # the comparison is only meaningful if both outcomes occur
+    assert FEASIBLE in verdicts and INFEASIBLE in verdicts
+
+
+def test_kernel_and_numpy_paths_agree(small_lex: Lexicon) -> None:
+    lex = Lexicon.build("small4", small_lex.answers, small_lex.guesses, max_guesses=4)
+    mat = pattern_matrix(lex)
+    rows = list(range(0, len(lex.guesses), 37))
+    got = []
+    for use_kernel in (True, False):
+        solver = HardSolver(lex, mat, use_kernel=use_kernel)
+        out = []
+        for r in rows:
+            solver.nodes = 0
+            ok = solver._guess_wins(np.arange(len(lex.answers), dtype=np.int32), solver.root_cons(),
+                                    np.arange(len(lex.guesses), dtype=np.int32), 4, r)
+            out.append(ok)
+        got.append(out)
+    assert got[0] == got[1]
+    assert any(got[0]) and not all(got[0])
+
+
+def test_witness_tree_replays_within_limit(small_lex: Lexicon) -> None:
+    lex = Lexicon.build("small5", small_lex.answers, small_lex.guesses, max_guesses=4)
+    found = 0
+    for row in range(0, len(lex.guesses), 53):
+        res = hard_verdict(lex, row, pattern_matrix(lex), witness=True)
+        if res["verdict"] == FEASIBLE:
+            assert replay_witness(lex, res["tree"]) <= 4
+            found += 1
+    assert found >= 2
+
+
+def test_unknown_when_budget_runs_out() -> None:
+    lex = load_lexicon("nyt")
+    res = hard_verdict(lex, lex.guess_id("crate"), node_budget=5)
+    assert res["verdict"] == UNKNOWN and res["nodes"] > 5
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("word,expected", [
+    ("salet", FEASIBLE), ("crane", FEASIBLE), ("crate", FEASIBLE),
+    ("slate", INFEASIBLE), ("trace", INFEASIBLE), ("raise", INFEASIBLE),
+    ("arose", INFEASIBLE), ("soare", INFEASIBLE),
+])
+def test_issue_verdicts_on_nyt(word: str, expected: str) -> None:
+    lex = load_lexicon("nyt")
+    res = hard_verdict(lex, lex.guess_id(word), witness=True)
+    assert res["verdict"] == expected
+    if expected == FEASIBLE:
+        assert replay_witness(lex, res["tree"]) == 6  # SALET etc. need all 6 in hard mode
+
+
+def _cli(*args: str) -> subprocess.CompletedProcess:
+    code = "from wordle_core.cli import entry; entry()"
+    return subprocess.run([sys.executable, "-c", code, *args], capture_output=True, text=True, timeout=120)
+
+
+def test_cli_json_and_errors(tmp_path) -> None:
+    r = _cli("hard-verdict", "--lexicon", "nyt", "--opener", "TRACE", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert set(out) == {"opener", "verdict", "seconds", "nodes"}
+    assert out["opener"] == "trace" and out["verdict"] == INFEASIBLE
+    bad = _cli("hard-verdict", "--lexicon", "nyt", "--opener", "zzzzz")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
+    wit = tmp_path / "w.json"
+    nowit = _cli("hard-verdict", "--lexicon", "nyt", "--opener", "slate", "--witness", str(wit))
+    assert nowit.returncode == 2 and not wit.exists()
+
+
+def test_fewer_answers_never_turn_feasible_into_infeasible(tiny3: Lexicon) -> None:
+    """The full-opener run reuses wordle's feasible verdicts for nyt (answers subset)."""
+    sub = Lexicon.build("tiny3-sub", tiny3.answers[::2], tiny3.guesses, max_guesses=3)
+    assert sub.guesses == tiny3.guesses
+    both = []
+    for row in range(0, len(tiny3.guesses), 5):
+        big = hard_verdict(tiny3, row, pattern_matrix(tiny3))["verdict"]
+        small = hard_verdict(sub, row, pattern_matrix(sub))["verdict"]
+        if big == FEASIBLE:
+            assert small == FEASIBLE, tiny3.guesses[row]
+        both.append((big, small))
+    assert (INFEASIBLE, FEASIBLE) in both  # the subset really is easier somewhere

@@ -1,0 +1,61 @@
+"""``hard-verdict``: can an opener guarantee a hard-mode win? (exact AND-OR search)."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ...errors import WordleError
+from ..common import add_json_arg, add_lexicon_args, lexicon_from, matrix_for, print_json
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser(
+        "hard-verdict",
+        help="prove whether an opener can guarantee a hard-mode win (feasible/infeasible/unknown)",
+    )
+    add_lexicon_args(p)
+    p.add_argument("--opener", required=True, action="append",
+                   help="first guess (repeat for several openers)")
+    p.add_argument("--budget", type=int, default=None,
+                   help="OR nodes per opener before the verdict is 'unknown' (default 2,000,000)")
+    p.add_argument("--witness", metavar="FILE",
+                   help="write the winning hard-mode tree as JSON (one opener, feasible only); "
+                        "replay it with `simulate --hard --tree FILE`")
+    add_json_arg(p)
+    p.set_defaults(func=cmd_hard_verdict)
+
+
+def cmd_hard_verdict(args: argparse.Namespace) -> int:
+    from ...hard import DEFAULT_NODE_BUDGET, hard_verdict
+
+    lex = lexicon_from(args)
+    budget = DEFAULT_NODE_BUDGET if args.budget is None else args.budget
+    if budget < 1:
+        raise WordleError("--budget must be a positive number of nodes")
+    if args.witness and len(args.opener) != 1:
+        raise WordleError("--witness takes exactly one --opener")
+    rows = [lex.guess_id(w) for w in args.opener]  # validates every word first
+    mat = matrix_for(lex)
+    results = []
+    for row in rows:
+        res = hard_verdict(lex, row, mat, node_budget=budget, witness=bool(args.witness))
+        tree = res.pop("tree", None)
+        if args.witness:
+            if tree is None:
+                raise WordleError(f"no witness: {res['opener']} is {res['verdict']} in hard mode")
+            from pathlib import Path
+
+            from ...io import atomic_write_text
+
+            doc = {"lexicon": lex.name, "strategy": "hard-witness", "hard": True,
+                   "opener": res["opener"], "root": tree}
+            atomic_write_text(Path(args.witness), json.dumps(doc, indent=1))
+        results.append(res)
+    if args.json:
+        print_json(results[0] if len(results) == 1 else results)
+        return 0
+    for r in results:
+        print(f"{str(r['opener']).upper():<8} {r['verdict']:<10} {r['seconds']:>8.3f} s  "
+              f"{r['nodes']:>9,} nodes")
+    return 0

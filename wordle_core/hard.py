@@ -1,0 +1,316 @@
+"""Exact hard-mode feasibility: can an opener guarantee a win within the guess limit?
+
+Whether an opener can win every hard-mode game is a property of the opener, not of a
+strategy: it holds iff the AND-OR tree below it has a winning sub-tree. This module
+decides it exactly with a depth-first AND-OR search:
+
+* OR node ``(S, C, k)``: candidate set ``S``, hard-mode obligations ``C``, ``k``
+  guesses left. Solved iff some guess legal under ``C`` splits ``S`` so that every
+  non-green bucket is solved with ``k - 1`` guesses left.
+* AND node: a guess; solved iff every bucket is solved (buckets tried largest first,
+  because the largest is the likeliest to fail and refute the guess early).
+
+Cheap exact rules and bounds run before any expansion (why each is sound):
+
+* ``|S| = 1`` needs one guess; ``|S| <= k`` is always solvable, because a candidate
+  is always legal in hard mode (it satisfies every green and yellow seen so far),
+  so guessing the candidates one by one works;
+* ``k = 1`` with ``|S| >= 2`` is lost; ``k = 2`` is solvable iff some legal guess
+  splits ``S`` into singletons (one vectorised pass);
+* a guess whose largest bucket is ``<= k - 1`` wins at once (buckets are then small
+  enough to guess one by one), so that check comes first;
+* a guess that leaves a bucket equal to ``S`` (no information) is never useful.
+
+Memoisation is by candidate set with *monotonicity*: a win with obligations ``C`` and
+``k`` guesses left is also a win with looser obligations (every guess legal under
+``C`` stays legal) and more guesses; a loss with ``C`` is a loss under tighter
+obligations and fewer guesses. So one proved trap (say ``?ATCH`` with 4 greens) is
+reused by every branch that reaches the same candidates with at least those
+obligations. The memo is kept per process and shared by all openers it evaluates.
+
+A node budget bounds the work per opener; when it runs out the verdict is
+``unknown`` (never a guess). A ``feasible`` verdict comes with a witness: a complete
+hard-mode decision tree that :func:`witness_tree` turns into a :class:`~.tree.Tree`
+which is replayed independently (legality and coverage checked) by the tests.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from .feedback import all_green, pattern_to_str
+from .hard_kernel import bucket_stats, solve_three
+from .lexicon import Lexicon
+from .matrix import pattern_matrix
+from .rules import letter_counts
+
+DEFAULT_NODE_BUDGET = 2_000_000
+# The numba kernel's work (guess x splitter pairs examined) is charged to the node
+# budget at this rate, about what one Python-level node costs in time, so a budget
+# bounds time as well as being deterministic.
+KERNEL_WORK_PER_NODE = 20_000
+FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
+_MEMO_LIMIT = 3_000_000  # entries before a worker's memo is cleared (bounds memory)
+
+
+class _BudgetExceededError(Exception):
+    """Raised inside the search when the node budget of one verdict is spent."""
+
+
+@dataclass
+class _Cons:
+    """Hard-mode obligations as arrays: ``greens[pos]`` symbol or -1, ``need[sym]`` min count."""
+
+    greens: np.ndarray  # int8, length L
+    need: np.ndarray  # uint8, length |alphabet|
+
+    def key(self) -> bytes:
+        return self.greens.tobytes() + self.need.tobytes()
+
+    def looser_or_equal(self, other: _Cons) -> bool:
+        """Every guess legal under ``other`` is legal under ``self``."""
+        g = self.greens
+        return bool(np.all((g < 0) | (g == other.greens)) and np.all(self.need <= other.need))
+
+
+@dataclass
+class HardSolver:
+    """The search over one lexicon's pattern matrix; reusable across openers (shared memo)."""
+
+    lexicon: Lexicon
+    matrix: np.ndarray
+    memo: dict[bytes, list[tuple[_Cons, int, int]]] = field(default_factory=dict)
+    nodes: int = 0
+    budget: int = DEFAULT_NODE_BUDGET
+    use_kernel: bool = True  # False: the pure-numpy path everywhere (a cross-check)
+    child_order: str = "greens"  # bucket order at AND nodes: "greens" (traps first) or "size"
+
+    def __post_init__(self) -> None:
+        lex = self.lexicon
+        self.codes = np.ascontiguousarray(lex.guess_codes)
+        self.counts = letter_counts(lex)
+        self.n_patterns = lex.n_patterns
+        self.green = all_green(lex.length)
+        digits = np.zeros((self.n_patterns, lex.length), dtype=np.int8)
+        code = np.arange(self.n_patterns)
+        for pos in range(lex.length - 1, -1, -1):
+            digits[:, pos] = code % 3
+            code //= 3
+        self.digits = digits
+        self.n_green = (digits == 2).sum(axis=1)
+        self.answer_rows = lex.answer_rows
+        self.n_alpha = len(lex.alphabet)
+        self.mat = np.ascontiguousarray(self.matrix)  # load a memory map once
+
+    # --- obligations ------------------------------------------------------------------
+    def root_cons(self) -> _Cons:
+        return _Cons(np.full(self.lexicon.length, -1, np.int8), np.zeros(self.n_alpha, np.uint8))
+
+    def child(self, cons: _Cons, legal: np.ndarray, guess: int, pattern: int) -> tuple[_Cons, np.ndarray]:
+        """Obligations and legal rows after ``guess`` showed ``pattern`` (legal shrinks only)."""
+        d = self.digits[pattern]
+        g = self.codes[guess]
+        greens = cons.greens.copy()
+        newg = (d == 2) & (greens < 0)
+        greens[d == 2] = g[d == 2]
+        shown = np.bincount(g[d > 0], minlength=self.n_alpha).astype(np.uint8)
+        need = np.maximum(cons.need, shown)
+        mask = None
+        for pos in np.flatnonzero(newg):
+            m = self.codes[legal, pos] == g[pos]
+            mask = m if mask is None else mask & m
+        for sym in np.flatnonzero(need > cons.need):
+            m = self.counts[legal, sym] >= need[sym]
+            mask = m if mask is None else mask & m
+        return _Cons(greens, need), (legal if mask is None else legal[mask])
+
+    # --- memo -------------------------------------------------------------------------
+    def _lookup(self, skey: bytes, cons: _Cons, k: int) -> int | None:
+        """Memo answer: a winning guess row, -1 for a proved loss, None if unknown."""
+        for c, kk, res in self.memo.get(skey, ()):
+            if res >= 0:
+                if k >= kk and cons.looser_or_equal(c):
+                    return res
+            elif k <= kk and c.looser_or_equal(cons):
+                return -1
+        return None
+
+    def _store(self, skey: bytes, cons: _Cons, k: int, res: int) -> None:
+        if len(self.memo) > _MEMO_LIMIT:
+            self.memo.clear()
+        self.memo.setdefault(skey, []).append((cons, k, res))
+
+    # --- search -----------------------------------------------------------------------
+    def solve(self, S: np.ndarray, cons: _Cons, legal: np.ndarray, k: int) -> int:
+        """A guess row that wins every game in ``S`` within ``k`` guesses, or -1 if none.
+
+        ``S`` holds answer ids, ``legal`` the guess rows allowed by ``cons``.
+        """
+        n = len(S)
+        if n == 1:
+            return int(self.answer_rows[S[0]]) if k >= 1 else -1
+        if k <= 1:
+            return -1
+        if n <= k:
+            return int(self.answer_rows[S[0]])
+        skey = S.tobytes()
+        hit = self._lookup(skey, cons, k)
+        if hit is not None:
+            return hit
+        self.nodes += 1
+        if self.nodes > self.budget:
+            raise _BudgetExceededError
+        res = self._expand(S, cons, legal, k)
+        self._store(skey, cons, k, res)
+        return res
+
+    def _expand(self, S: np.ndarray, cons: _Cons, legal: np.ndarray, k: int) -> int:
+        n = len(S)
+        if k == 3 and self.use_kernel:
+            is_row = np.zeros(self.mat.shape[0], dtype=np.uint8)
+            is_row[self.answer_rows[S]] = 1
+            g, work = solve_three(self.mat, S.astype(np.int32), legal.astype(np.int32), self.codes,
+                                  self.counts, cons.greens, cons.need, self.digits, self.green, is_row)
+            self.nodes += int(work) // KERNEL_WORK_PER_NODE
+            if self.nodes > self.budget:
+                raise _BudgetExceededError
+            return int(g)
+        largest, sum_sq = bucket_stats(self.mat, S.astype(np.int32), legal.astype(np.int32))
+        is_cand = np.zeros(self.mat.shape[0], dtype=bool)
+        is_cand[self.answer_rows[S]] = True
+        cand = is_cand[legal]
+        if k == 2:
+            ok = largest == 1
+            return int(legal[_first(ok, cand)]) if ok.any() else -1
+        quick = largest <= k - 1
+        if quick.any():
+            return int(legal[_first(quick, cand)])
+        # Useful guesses only: no bucket equal to S. Order: smallest largest bucket,
+        # then smallest expected size, then a candidate, then alphabetical.
+        useful = ~((largest == n) & ~cand)
+        idx = np.flatnonzero(useful)
+        order = idx[np.lexsort((idx, ~cand[idx], sum_sq[idx], largest[idx]))]
+        for i in order:
+            g = int(legal[i])
+            if self._guess_wins(S, cons, legal, k, g):
+                return g
+        return -1
+
+    def _guess_wins(self, S: np.ndarray, cons: _Cons, legal: np.ndarray, k: int, g: int) -> bool:
+        pats = self.mat[g, S]
+        order = np.argsort(pats, kind="stable")
+        sp = pats[order]
+        cuts = np.flatnonzero(np.diff(sp)) + 1
+        starts = np.concatenate(([0], cuts))
+        ends = np.append(cuts, len(sp))
+        sizes = ends - starts
+        if self.child_order == "greens":
+            # Trap-like buckets first (most greens, then largest): a failing bucket
+            # refutes the guess, and hard-mode traps are buckets with many greens.
+            greens = self.n_green[sp[starts]]
+            seq = np.lexsort((-sizes, -greens))
+        else:
+            seq = np.argsort(-sizes, kind="stable")
+        for j in seq:
+            pat = int(sp[starts[j]])
+            if pat == self.green:
+                continue
+            sub = S[order[starts[j]:ends[j]]]
+            if len(sub) == 1:
+                continue
+            if len(sub) <= k - 1:
+                continue
+            ccons, clegal = self.child(cons, legal, g, pat)
+            if self.solve(np.sort(sub), ccons, clegal, k - 1) < 0:
+                return False
+        return True
+
+    # --- witness -----------------------------------------------------------------------
+    def witness(self, S: np.ndarray, cons: _Cons, legal: np.ndarray, k: int) -> dict[str, object]:
+        """A nested winning tree below a solved node (every guess legal, depth <= k)."""
+        g = self.solve(S, cons, legal, k)
+        if g < 0:
+            raise RuntimeError("witness requested for an unsolved node")
+        node: dict[str, object] = {"guess": self.lexicon.guesses[g]}
+        nxt: dict[str, object] = {}
+        pats = self.mat[g, S]
+        for pat in np.unique(pats):
+            if pat == self.green:
+                continue
+            sub = np.sort(S[pats == pat])
+            ccons, clegal = self.child(cons, legal, g, int(pat))
+            nxt[pattern_to_str(int(pat), self.lexicon.length)] = self.witness(sub, ccons, clegal, k - 1)
+        if nxt:
+            node["next"] = nxt
+        return node
+
+
+def _first(mask: np.ndarray, cand: np.ndarray) -> int:
+    """First index where ``mask`` holds, preferring a candidate (the project's tie rule)."""
+    both = mask & cand
+    return int(np.argmax(both)) if both.any() else int(np.argmax(mask))
+
+
+_SOLVERS: dict[str, HardSolver] = {}
+
+
+def solver_for(lexicon: Lexicon, matrix: np.ndarray | None = None) -> HardSolver:
+    """One solver (and memo) per lexicon per process, so openers share proved nodes."""
+    s = _SOLVERS.get(lexicon.fingerprint)
+    if s is None:
+        s = HardSolver(lexicon, pattern_matrix(lexicon) if matrix is None else matrix)
+        _SOLVERS[lexicon.fingerprint] = s
+    return s
+
+
+def hard_verdict(
+    lexicon: Lexicon,
+    opener_row: int,
+    matrix: np.ndarray | None = None,
+    node_budget: int = DEFAULT_NODE_BUDGET,
+    witness: bool = False,
+) -> dict[str, object]:
+    """Exact verdict for one opener: ``feasible`` / ``infeasible`` / ``unknown``.
+
+    Returns ``{"opener", "verdict", "seconds", "nodes"}`` (``nodes``: OR nodes
+    expanded for this opener) plus ``"tree"`` (nested witness) when ``witness`` and
+    the verdict is feasible. ``unknown`` means the node budget ran out.
+    """
+    solver = solver_for(lexicon, matrix)
+    t0 = time.perf_counter()
+    solver.nodes = 0
+    solver.budget = node_budget
+    opener_row = int(opener_row)
+    cands = np.arange(len(lexicon.answers), dtype=np.int32)
+    root = solver.root_cons()
+    all_rows = np.arange(len(lexicon.guesses), dtype=np.int32)
+    k = lexicon.max_guesses - 1
+    verdict = FEASIBLE
+    try:
+        if not solver._guess_wins(cands, root, all_rows, k + 1, opener_row):
+            verdict = INFEASIBLE
+    except _BudgetExceededError:
+        verdict = UNKNOWN
+    out: dict[str, object] = {
+        "opener": lexicon.guesses[opener_row],
+        "verdict": verdict,
+        "seconds": round(time.perf_counter() - t0, 3),
+        "nodes": int(solver.nodes),
+    }
+    if witness and verdict == FEASIBLE:
+        solver.budget = 1 << 62
+        top: dict[str, object] = {"guess": lexicon.guesses[opener_row]}
+        pats = solver.mat[opener_row, cands]
+        nxt = {}
+        for pat in np.unique(pats):
+            if pat == solver.green:
+                continue
+            sub = cands[pats == pat]
+            ccons, clegal = solver.child(root, all_rows, opener_row, int(pat))
+            nxt[pattern_to_str(int(pat), lexicon.length)] = solver.witness(sub, ccons, clegal, k)
+        top["next"] = nxt
+        out["tree"] = top
+    return out

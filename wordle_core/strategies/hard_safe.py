@@ -1,0 +1,75 @@
+"""``hard-safe``: greedy entropy that never plays a hard-mode guess that can lose.
+
+Greedy strategies lose hard-mode games because a locally informative guess can walk
+into a trap (``?ATCH`` with too few guesses left). This strategy keeps the greedy
+ranking but plays the best-ranked guess that the exact feasibility search
+(:mod:`wordle_core.hard`) *proves* still wins every remaining game within the guesses
+left. From an opener whose hard-mode verdict is ``feasible`` it therefore wins every
+game by construction; from an infeasible opener it does the same wherever a win is
+still possible and otherwise falls back to plain entropy.
+
+In normal mode it is plain entropy (every game is winnable there from any sane
+opener, and the proof search is about hard-mode legality).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..hard import _BudgetExceededError, _Cons, solver_for
+from ..partition import partition_stats
+from ..state import GameState
+from .base import Strategy, candidate_mask, register
+from .greedy import pick_lexicographic
+
+_TRIES = 64  # best-ranked guesses proved before asking the search for any winning guess
+_BUDGET = 400_000  # OR nodes per proof attempt
+
+
+def _cons_of(state: GameState, n_alpha: int) -> _Cons:
+    greens = np.full(state.lexicon.length, -1, np.int8)
+    for pos, sym in state.constraints.greens:
+        greens[pos] = sym
+    need = np.zeros(n_alpha, np.uint8)
+    for sym, n in state.constraints.min_counts:
+        need[sym] = n
+    return _Cons(greens, need)
+
+
+@register
+class HardSafe(Strategy):
+    name = "hard-safe"
+    summary = "hard mode: best-entropy guess among those proved to still win every game"
+    source = "this project (exact hard-mode feasibility, issue 4)"
+    depth_sensitive = True
+
+    def _choose(self, state: GameState) -> int:
+        rows = state.legal_rows
+        lex = state.lexicon
+        stats = partition_stats(state.matrix, rows, state.candidates, lex.n_patterns)
+        is_cand = candidate_mask(state, rows)
+        ent = np.round(-(stats.entropy + is_cand / stats.n), 9)
+        order = np.lexsort((np.arange(len(rows)), ~is_cand, ent))
+        k = state.guesses_left
+        if not state.hard or k < 1:
+            return int(rows[order[0]])
+        solver = solver_for(lex, state.matrix)
+        cons = _cons_of(state, len(lex.alphabet))
+        cands = np.sort(state.candidates).astype(np.int32)
+        legal = rows.astype(np.int32)
+        for i in order[:_TRIES]:
+            g = int(rows[i])
+            if stats.largest[i] == stats.n and not is_cand[i]:
+                continue
+            solver.nodes, solver.budget = 0, _BUDGET
+            try:
+                if solver._guess_wins(cands, cons, legal, k, g):
+                    return g
+            except _BudgetExceededError:
+                continue
+        solver.nodes, solver.budget = 0, _BUDGET
+        try:
+            g = solver.solve(cands, cons, legal, k)
+        except _BudgetExceededError:
+            g = -1
+        return g if g >= 0 else int(rows[pick_lexicographic([ent], is_cand)])
