@@ -126,22 +126,15 @@ def test_review_cli_text_json_and_errors(small_lex, tmp_path, capsys):
 
 
 def test_best_guess_equals_suggest_command(wordle, capsys):
-    """After merge: ``suggest``'s top guess equals review's best guess (skipped until then)."""
-    from wordle_core.cli import build_parser
-
-    parser = build_parser()
-    sub = next(a for a in parser._actions if a.dest == "command")
-    if "suggest" not in sub.choices:
-        pytest.skip("the suggest command is not on this branch yet (issue: suggest)")
+    """``suggest``'s pick equals review's best guess at the same position."""
     first = [("salet", "bybgb")]
     answer = GameState.from_history(wordle, first).candidate_words()[0]
     assert main(["suggest", "--history", "salet:bybgb", "--strategy", "entropy", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    top = out.get("best") or out.get("guess") or (out.get("suggestions") or [{}])[0].get("guess")
-    if top is None:
-        pytest.skip(f"unknown suggest JSON layout: {sorted(out)}")
+    picks = [o["word"] for o in out["options"] if o["pick"]]
+    assert len(picks) == 1
     rev = review_game(wordle, [*first, (answer, "ggggg")], "entropy")
-    assert str(top).lower() == rev["steps"][1]["best_guess"]
+    assert picks[0] == rev["steps"][1]["best_guess"]
 
 
 def test_hard_mode_review_uses_legal_best_guesses(wordle, capsys):

@@ -364,5 +364,6 @@ def run_boards(kind: str, args: argparse.Namespace) -> int:
             raise WordleError("with --boards give one answer per board, comma-separated, or none (random)")
         return cmd_multi_solve(ns)
     if kind == "assist":
+        ns.interactive = True  # assist is the play-along loop
         return cmd_multi_assist(ns)
     raise WordleError(f"--boards is not supported by {kind}")

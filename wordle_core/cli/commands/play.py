@@ -32,6 +32,7 @@ from ..common import (
     print_json,
     use_colour,
 )
+from .beyond import add_boards_arg, run_boards
 
 FALLBACK_STRATEGY = "entropy"
 
@@ -53,6 +54,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_hard_arg(p)
     p.add_argument("--top", type=_positive_int, default=3, help="guesses proposed per turn (default 3)")
     _add_tree_args(p)
+    add_boards_arg(p)
     p.set_defaults(func=cmd_assist)
 
     p = sub.add_parser("play", help="play a game in the terminal (--evil: against the evil host)")
@@ -234,6 +236,8 @@ def run_loop(session, prompt: str = "> ") -> int:
 
 
 def cmd_assist(args: argparse.Namespace) -> int:
+    if args.boards > 1:
+        return run_boards("assist", args)
     from ...session import AssistSession
 
     lex = lexicon_from(args)
