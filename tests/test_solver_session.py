@@ -265,3 +265,32 @@ def test_assist_and_play_on_mini_nerdle(k):
     p = cli("play", "--lexicon", "mini-nerdle", "--answer", answer,
             input_text=f"{lex.guesses[0]}\n{answer}\n")
     assert p.returncode == 0 and "You won in" in p.stdout
+
+
+
+def test_sessions_never_crash_on_any_line(small_lex):
+    """Fuzz: any typed line gives a reply (maybe an error), never an exception."""
+    from hypothesis import HealthCheck, given, settings
+    from hypothesis import strategies as hst
+
+    mat = pattern_matrix(small_lex)
+    alphabet = hst.sampled_from(list("gybx._:?!  ") + list("abcdeklmnorstu") + ["🟩", "🟨", "⬛", "\t", "é"])
+    words = hst.sampled_from([*small_lex.guesses[:40], "undo", "help", "list", "quit", ""])
+    line = hst.one_of(hst.text(alphabet, max_size=14), words,
+                      hst.tuples(words, hst.text(hst.sampled_from("gybx"), min_size=4, max_size=6))
+                      .map(" ".join))
+
+    @settings(max_examples=150, deadline=None, suppress_health_check=list(HealthCheck))
+    @given(hst.lists(line, max_size=8), hst.booleans())
+    def run(lines, hard):
+        a = AssistSession(small_lex, mat, get_strategy("entropy"), hard=hard, opener=0)
+        p = PlaySession(small_lex, mat, hard=hard, evil=True)
+        for text_line in lines:
+            for s in (a, p):
+                r = s.handle(text_line)
+                assert isinstance(r.out, list)
+                for o in r.out:
+                    render(o, False)
+        assert a.state.n_candidates >= 1 and p.state.n_candidates >= 1
+
+    run()
