@@ -91,6 +91,8 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
 
 
 def describe(res: RunResult) -> str:
+    if res.dry_run:
+        return f"{', '.join(res.tables)}: {res.runner} job built in {res.seconds:.1f} s (dry run: not submitted)"
     c = res.counters
     parts = [f"{', '.join(res.tables)}: {len(res.files)} file(s) in {res.seconds:.1f} s on {res.runner}"]
     if c.get("games_played"):

@@ -46,6 +46,8 @@ class RunResult:
     seconds: float
     runner: str
     counters: dict[str, int] = field(default_factory=dict)
+    dry_run: bool = False
+    beam_result: Any = None
 
 
 def ensure_output(output: str) -> str:
@@ -94,16 +96,20 @@ def _progress_thread(directory: str, total: int, desc: str, stop: threading.Even
 
         with tqdm(total=total, desc=desc, unit="item", file=sys.stderr, dynamic_ncols=True) as bar:
             shown = 0
-            while True:
+
+            def update() -> None:
+                nonlocal shown
                 done = 0
                 for f in os.listdir(directory):
                     with contextlib.suppress(OSError, ValueError):
                         done += int(Path(directory, f).read_text() or 0)
-                if done > shown:
+                if min(done, total) > shown:
                     bar.update(min(done, total) - shown)
                     shown = min(done, total)
-                if stop.wait(0.5):
-                    break
+
+            while not stop.wait(0.5):
+                update()
+            update()
 
     t = threading.Thread(target=poll, daemon=True)
     t.start()
@@ -143,6 +149,7 @@ def execute(
             args += [f"--runner={DASK_RUNNER}", f"--dask_client_address={address}"]
         args = check_beam_args(args)
         runner = runner_name(args)
+        dry = any(a in ("--dry_run", "--dry_run=True", "--dry_run=true") for a in args)
         _quiet_beam()
         run_id = uuid.uuid4().hex[:12]
         pdir = tempfile.mkdtemp(prefix="wordle-lab-progress-") if progress else None
@@ -154,13 +161,19 @@ def execute(
             pairs = build(pipeline, pdir)
             _ = pairs | "WriteTables" >> sink.WriteTables(output, tables, run_id, shards)
             result = pipeline.run()
-            result.wait_until_finish()
+            try:
+                result.wait_until_finish()
+            finally:
+                client = getattr(result, "client", None)  # DaskRunner: close before the cluster
+                if client is not None:
+                    client.close()
             state = str(getattr(result, "state", "DONE"))
             if "FAIL" in state.upper() or "CANCEL" in state.upper():
                 raise PipelineError(f"{desc}: the {runner} reported {state}")
-            files = sink.publish(output, tables, run_id)
+            files = [] if dry else sink.publish(output, tables, run_id)
         except BaseException:
-            sink.discard(output, tables, run_id)
+            if not dry:
+                sink.discard(output, tables, run_id)
             raise
         finally:
             stop.set()
@@ -169,4 +182,5 @@ def execute(
             if pdir:
                 shutil.rmtree(pdir, ignore_errors=True)
         seconds = time.perf_counter() - t0
-    return RunResult(tables, files, seconds, runner, _counters(result))
+    counters = {} if dry else _counters(result)
+    return RunResult(tables, files, seconds, runner, counters, dry, result)
