@@ -20,9 +20,10 @@ from .config import ConfigError, JobConfig
 from .options import add_job_args, config_from
 
 
-def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None):  # noqa: ANN001, ANN202
+def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None):
     p = OneLineParser(prog=prog, description=__doc__.splitlines()[0],
-                      epilog="Any other --flag is passed to Apache Beam (e.g. --runner, --direct_num_workers).")
+                      epilog="Any other --flag is passed to Apache Beam "
+                      "(e.g. --runner, --direct_num_workers).")
     add_job_args(p, play=play)
     if extra:
         extra(p)
@@ -46,7 +47,7 @@ def run_scores(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _play(prog: str, argv: Sequence[str] | None, tables_of) -> int:  # noqa: ANN001
+def _play(prog: str, argv: Sequence[str] | None, tables_of) -> int:
     def extra(p: argparse.ArgumentParser) -> None:
         p.add_argument("--games", action="store_true", help="also write every game (games table)")
         p.add_argument("--exact-budget", type=int, dest="exact_budget", metavar="NODES",
@@ -122,7 +123,7 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
 def run_main(argv: Sequence[str] | None = None) -> int:
     """The main job (``wordle-lab run``)."""
     ns, beam_args = _parse("wordle-lab run", argv, play=True)
-    if not ns.config and not any(getattr(ns, k) for k in ("openers", "strategies", "output")):
-        raise ConfigError("give --config FILE (e.g. configs/default.yaml) or flags such as --openers")
+    if not ns.config and not ns.openers:
+        raise ConfigError("give --config FILE (e.g. configs/default.yaml) or at least --openers")
     cfg = config_from(ns)
     return main_job(cfg, beam_args, ns)

@@ -59,7 +59,7 @@ def run_scores(cfg: JobConfig, beam_args: list[str], ns: Any = None) -> RunResul
     spec = transforms.LexiconSpec.of(lex)
     mpath = getattr(ns, "matrix_path", None)
 
-    def build(p, pdir):  # noqa: ANN001, ANN202
+    def build(p, pdir):
         return p | "ScoreOpeners" >> transforms.ScoreOpeners(spec, rows, matrix_path=mpath, progress_dir=pdir)
 
     return execute(build, cfg.output, ["opener_scores"], beam_args, total=len(rows),
@@ -82,7 +82,7 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
                                   cfg.worst_games, cfg.exact_node_budget, mpath)
     n_items = len(play.elements)
 
-    def build(p, pdir):  # noqa: ANN001, ANN202
+    def build(p, pdir):
         play.fn.progress_dir = pdir
         return p | "PlayOpeners" >> play
 
@@ -92,7 +92,8 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
 
 def describe(res: RunResult) -> str:
     if res.dry_run:
-        return f"{', '.join(res.tables)}: {res.runner} job built in {res.seconds:.1f} s (dry run: not submitted)"
+        return (f"{', '.join(res.tables)}: {res.runner} job built in {res.seconds:.1f} s "
+                "(dry run: not submitted)")
     c = res.counters
     parts = [f"{', '.join(res.tables)}: {len(res.files)} file(s) in {res.seconds:.1f} s on {res.runner}"]
     if c.get("games_played"):

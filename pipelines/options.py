@@ -10,6 +10,7 @@ of being silently discarded, as Beam itself would do.
 from __future__ import annotations
 
 import argparse
+import contextlib
 from collections.abc import Sequence
 from typing import Any
 
@@ -61,10 +62,8 @@ def _beam_parser() -> argparse.ArgumentParser:
             continue
         seen.add(cls)
         stack.extend(cls.__subclasses__())
-        try:
+        with contextlib.suppress(argparse.ArgumentError):  # an option two classes define
             cls._add_argparse_args(parser)
-        except argparse.ArgumentError:
-            pass  # an option two classes both define
     return parser
 
 
@@ -82,7 +81,7 @@ def check_beam_args(args: Sequence[str]) -> list[str]:
         raise ConfigError(f"unknown option {flags[0].split('=')[0]} (not a wordle-lab or Beam option)")
     if unknown:
         raise ConfigError(f"unexpected argument {unknown[0]!r}")
-    has = lambda name: any(a == name or a.startswith(name + "=") for a in args)  # noqa: E731
+    has = lambda name: any(a == name or a.startswith(name + "=") for a in args)
     if not has("--runner"):
         return [*LOCAL_RUNNER_ARGS, *args]
     runner = next(a.split("=", 1)[1] if "=" in a else args[args.index(a) + 1]

@@ -71,7 +71,7 @@ def summary_record(tree: Tree, worst_k: int = 5) -> Record:
     """``opener_summaries`` record: histogram, mean, max, failures, win rates, worst games."""
     L = tree.lexicon
     lengths = tree.lengths()
-    n = int(len(lengths))
+    n = len(lengths)
     top = int(lengths.max()) if n else 0
     hist = np.bincount(lengths, minlength=max(top, L.max_guesses) + 1)[1:]
     return {

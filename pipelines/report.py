@@ -140,7 +140,7 @@ def worst_games(summaries: pd.DataFrame) -> pd.DataFrame:
                           ascending=[True, True, True, False, True, True]).reset_index(drop=True)
 
 
-def _png(fig) -> bytes:  # noqa: ANN001
+def _png(fig) -> bytes:
     import matplotlib.pyplot as plt
 
     buf = io.BytesIO()
@@ -209,9 +209,10 @@ def build_report(input_dir: str | Path, output_dir: str | Path) -> list[Path]:
     scores = read_frame(src, "opener_scores")
     verdicts = read_frame(src, "hard_verdicts")
     if summaries is None and scores is None and verdicts is None:
-        raise ReportError(f"no Avro tables (opener_summaries, opener_scores, hard_verdicts) under {str(src)!r}")
+        raise ReportError("no Avro tables (opener_summaries, opener_scores, hard_verdicts) "
+                          f"under {str(src)!r}")
     files: dict[str, bytes] = {}
-    csv = lambda df: df.to_csv(index=False, float_format="%.6f").encode()  # noqa: E731
+    csv = lambda df: df.to_csv(index=False, float_format="%.6f").encode()
     ranks = None
     try:
         if summaries is not None and len(summaries):
@@ -249,8 +250,10 @@ def _publish(out: Path, files: dict[str, bytes]) -> list[Path]:
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def top_table(rankings_csv: str | Path, by: str = "mean", top: int = 10, strategy: str | None = None,
-              mode: str | None = None, lexicon: str | None = None) -> tuple[pd.DataFrame, tuple[str, str, str]]:
+def top_table(
+    rankings_csv: str | Path, by: str = "mean", top: int = 10, strategy: str | None = None,
+    mode: str | None = None, lexicon: str | None = None,
+) -> tuple[pd.DataFrame, tuple[str, str, str]]:
     """The top ``top`` rows of ``rankings.csv`` by a measure, for one (lexicon, strategy, mode)."""
     if by not in MEASURES:
         raise ReportError(f"--by must be one of {', '.join(MEASURES)}")
@@ -260,7 +263,8 @@ def top_table(rankings_csv: str | Path, by: str = "mean", top: int = 10, strateg
     try:
         df = pd.read_csv(p)
     except FileNotFoundError:
-        raise ReportError(f"{str(p)!r} does not exist: run `wordle-lab report` (or `wordle-lab run`) first") from None
+        raise ReportError(f"{str(p)!r} does not exist: run `wordle-lab report` "
+                          "(or `wordle-lab run`) first") from None
     except (OSError, ValueError, pd.errors.ParserError) as exc:
         raise ReportError(f"cannot read {str(p)!r}: {str(exc).splitlines()[0]}") from None
     need = {*GROUP, "opener", f"rank_{by}"}
@@ -279,7 +283,6 @@ def top_table(rankings_csv: str | Path, by: str = "mean", top: int = 10, strateg
         if len(normal):
             key = (key[0], key[1], "normal")
     g = df[(df["lexicon"] == key[0]) & (df["strategy"] == key[1]) & (df["mode"] == key[2])]
-    col, higher = MEASURES[by]
     g = g.sort_values([f"rank_{by}", "rank_mean", "opener"]).head(top)
     return g, key  # type: ignore[return-value]
 

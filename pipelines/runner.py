@@ -119,7 +119,7 @@ def _progress_thread(directory: str, total: int, desc: str, stop: threading.Even
 def _counters(result: Any) -> dict[str, int]:
     try:
         res = result.metrics().query()
-    except Exception:  # noqa: BLE001 - Dask's result has no metrics(); not fatal
+    except Exception:
         return {}
     out: dict[str, int] = {}
     for c in res.get("counters", []):
@@ -152,7 +152,9 @@ def execute(
         dry = any(a in ("--dry_run", "--dry_run=True", "--dry_run=true") for a in args)
         _quiet_beam()
         run_id = uuid.uuid4().hex[:12]
-        pdir = tempfile.mkdtemp(prefix="wordle-lab-progress-") if progress else None
+        # Progress files only where workers share this machine's disk (local runs).
+        local = runner == "DirectRunner" or bool(dask_workers)
+        pdir = tempfile.mkdtemp(prefix="wordle-lab-progress-") if progress and local and not dry else None
         stop = threading.Event()
         thread = _progress_thread(pdir, total, desc, stop) if pdir and total else None
         t0 = time.perf_counter()

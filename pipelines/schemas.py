@@ -94,7 +94,8 @@ HARD_VERDICTS = {
         {"name": "exact_verdict", "type": "string",
          "doc": "exact feasibility of the opener in hard mode, any strategy: 'win' (a winning "
                 "strategy exists), 'impossible' (proven), or 'unknown' (budget spent / not run)"},
-        {"name": "exact_note", "type": "string", "doc": "how the exact verdict was obtained or why it is unknown"},
+        {"name": "exact_note", "type": "string",
+         "doc": "how the exact verdict was obtained or why it is unknown"},
         {"name": "exact_seconds", "type": "double", "doc": "time the exact search took (0 if not run)"},
         {"name": "exact_nodes", "type": "long", "doc": "nodes the exact search visited (0 if not run)"},
     ],

@@ -75,7 +75,7 @@ class _WriteShard(beam.DoFn):
     def __init__(self, output: str, run_id: str, num_shards: int) -> None:
         self.output, self.run_id, self.num_shards = output, run_id, num_shards
 
-    def process(self, element: tuple[tuple[str, int], Any]):  # noqa: ANN201
+    def process(self, element: tuple[tuple[str, int], Any]):
         (table, shard), records = element
         recs = [r for r in records if r is not None]
         path = FileSystems.join(staging_dir(self.output, table, self.run_id),
@@ -98,7 +98,7 @@ class WriteTables(beam.PTransform):
             raise ValueError(f"unknown tables {sorted(unknown)}")
         self.output, self.tables, self.run_id, self.num_shards = output, list(tables), run_id, num_shards
 
-    def expand(self, pcoll):  # noqa: ANN001, ANN201
+    def expand(self, pcoll):
         n = self.num_shards
         keyed = pcoll | "KeyByShard" >> beam.Map(lambda tr: ((tr[0], shard_of(tr[0], tr[1], n)), tr[1]))
         markers = pcoll.pipeline | "EveryShard" >> beam.Create(
@@ -111,14 +111,17 @@ class WriteTables(beam.PTransform):
         )
 
 
+def _match(pattern: str) -> list[str]:
+    return [m.path for m in FileSystems.match([pattern])[0].metadata_list]
+
+
 def publish(output: str, tables: list[str], run_id: str) -> list[str]:
     """Move a successful run's staged shards into place, replacing the table's old files."""
     written = []
     for table in tables:
         stage = staging_dir(output, table, run_id)
-        staged = sorted(m.path for m in FileSystems.match([FileSystems.join(stage, "*.avro")])[0].metadata_list)
-        old = [m.path for m in FileSystems.match([FileSystems.join(table_dir(output, table),
-                                                                    f"{table}-*-of-*.avro")])[0].metadata_list]
+        staged = sorted(_match(FileSystems.join(stage, "*.avro")))
+        old = _match(FileSystems.join(table_dir(output, table), f"{table}-*-of-*.avro"))
         if old:
             FileSystems.delete(old)
         finals = [FileSystems.join(table_dir(output, table), p.rsplit("/", 1)[-1]) for p in staged]

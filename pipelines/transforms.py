@@ -121,7 +121,7 @@ class ScoreBlockFn(beam.DoFn):
         self.matrix = worker_matrix(self.lex, self.matrix_path)
         self.progress = _Progress(self.progress_dir)
 
-    def process(self, rows: list[int]):  # noqa: ANN201
+    def process(self, rows: list[int]):
         from wordle_core.openers import compute_opener_scores
 
         arr = np.asarray(rows, dtype=np.int64)
@@ -141,7 +141,7 @@ class ScoreOpeners(beam.PTransform):
         self.spec, self.rows, self.block = spec, sorted(rows), block
         self.matrix_path, self.progress_dir = matrix_path, progress_dir
 
-    def expand(self, pbegin):  # noqa: ANN001, ANN201
+    def expand(self, pbegin):
         blocks = [self.rows[i : i + self.block] for i in range(0, len(self.rows), self.block)]
         return (
             pbegin
@@ -183,7 +183,7 @@ class PlayOpenerFn(beam.DoFn):
         self.strats = _PROCESS[key]
         self.progress = _Progress(self.progress_dir)
 
-    def process(self, element: tuple[int, bool]):  # noqa: ANN201
+    def process(self, element: tuple[int, bool]):
         from wordle_core.state import GameState
         from wordle_core.tree import Tree
 
@@ -235,7 +235,7 @@ class PlayOpeners(beam.PTransform):
         self.fn = PlayOpenerFn(spec, strategies, modes, tables, worst_games, exact_node_budget,
                                matrix_path, progress_dir)
 
-    def expand(self, pbegin):  # noqa: ANN001, ANN201
+    def expand(self, pbegin):
         return (
             pbegin
             | "Openers" >> beam.Create(self.elements)

@@ -43,7 +43,8 @@ def test_salet_entropy_normal_equals_simulate(wordle):
     """The (salet, entropy, normal) summary is exactly what `simulate` reports."""
     report, tree = simulate(wordle, "entropy", "salet", False, pattern_matrix(wordle))
     rec = records.summary_record(tree, worst_k=14)
-    assert (rec["lexicon"], rec["strategy"], rec["mode"], rec["opener"]) == ("wordle", "entropy", "normal", "salet")
+    key = (rec["lexicon"], rec["strategy"], rec["mode"], rec["opener"])
+    assert key == ("wordle", "entropy", "normal", "salet")
     assert rec["games"] == 2315 == sum(rec["histogram"])
     assert {str(i + 1): n for i, n in enumerate(rec["histogram"]) if n} == report["guessDistribution"]
     assert rec["total_guesses"] == report["totalGuesses"]
