@@ -35,7 +35,7 @@ class InconsistentHistoryError(WordleError):
     """A history of guesses and feedback that no answer satisfies."""
 
 
-class HardModeViolation(WordleError):
+class HardModeViolation(WordleError):  # noqa: N818 - reads as the rule it reports
     """A guess that breaks the hard-mode rules given the history so far."""
 
 

@@ -12,12 +12,13 @@ share one copy in the page cache.
 
 from __future__ import annotations
 
+import io
 import os
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from .io import atomic_write_bytes
 from .lexicon import Lexicon
 
 _CHUNK_CELLS = 4_000_000  # guess x answer cells per vectorised block (~memory bound)
@@ -111,13 +112,7 @@ def pattern_matrix(
 
 
 def save_matrix(mat: np.ndarray, path: Path) -> None:
-    """Write ``mat`` as .npy atomically."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(prefix=path.name, suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as fh:
-            np.save(fh, mat)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    """Write ``mat`` as .npy atomically (temporary name, then rename)."""
+    buf = io.BytesIO()
+    np.save(buf, mat)
+    atomic_write_bytes(path, buf.getvalue())

@@ -45,7 +45,7 @@ def compute_opener_scores(
     for lo in range(0, len(rows), _BLOCK):
         block_rows = rows[lo : lo + _BLOCK]
         parts.append(partition_stats(mat, block_rows, cands, lexicon.n_patterns))
-    cat = lambda f: np.concatenate([f(s) for s in parts])  # noqa: E731
+    cat = lambda f: np.concatenate([f(s) for s in parts])
     return OpenerScores(
         avg_eliminated=cat(lambda s: s.avg_eliminated),
         avg_remaining=cat(lambda s: s.expected_size),

@@ -48,6 +48,8 @@ def simulate(
     if tree is None:
         strat = get_strategy(strategy, **options)
         state = GameState.new(lexicon, hard, matrix)
+        strat.prepare(state)
+        t0 = time.perf_counter()
         tree = Tree.build(strat, state, opener or default_opener(lexicon, hard))
     build_s = time.perf_counter() - t0
     return report_from_tree(tree, build_s, max_guess_words), tree
@@ -62,7 +64,7 @@ def report_from_tree(tree: Tree, build_seconds: float = 0.0, max_guess_words: in
     tbins = Counter(int(t // 10) * 10 for t in ms)
     order = np.lexsort((answers, -lengths))
     worst = [lex.answers[int(answers[i])] for i in order[:max_guess_words]]
-    n = int(len(answers))
+    n = len(answers)
     return {
         "lexicon": lex.name,
         "strategy": tree.strategy,

@@ -27,7 +27,7 @@ class GameState:
     candidates: np.ndarray = field(repr=False)
     history: tuple[tuple[int, int], ...] = ()
     hard: bool = False
-    constraints: HardConstraints = HardConstraints()
+    constraints: HardConstraints = field(default_factory=HardConstraints)
 
     @classmethod
     def new(

@@ -13,6 +13,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
@@ -21,6 +22,9 @@ from .feedback import all_green, pattern_to_str
 from .lexicon import Lexicon
 from .partition import split
 from .state import GameState
+
+if TYPE_CHECKING:
+    from .strategies.base import Strategy
 
 MAX_DEPTH = 30  # safety cap: a non-splitting guess loop would otherwise never end
 
@@ -43,7 +47,7 @@ class Tree:
 
     # --- building ----------------------------------------------------------------------
     @classmethod
-    def build(cls, strategy, state: GameState, opener: int | str) -> Tree:  # noqa: ANN001
+    def build(cls, strategy: Strategy, state: GameState, opener: int | str) -> Tree:
         """Play ``strategy`` from ``opener`` against every candidate of ``state``."""
         lex = state.lexicon
         opener_row = lex.guess_id(opener) if isinstance(opener, str) else int(opener)
@@ -223,6 +227,6 @@ def _mark_solved(tree: Tree, state: GameState) -> None:
                 stack.append((child, bucket))
 
 
-def build_tree(strategy, lexicon: Lexicon, opener: str | int, hard: bool = False,  # noqa: ANN001
+def build_tree(strategy: Strategy, lexicon: Lexicon, opener: str | int, hard: bool = False,
                matrix: np.ndarray | None = None) -> Tree:
     return Tree.build(strategy, GameState.new(lexicon, hard, matrix), opener)

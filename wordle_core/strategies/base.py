@@ -43,6 +43,9 @@ class Strategy:
             self._memo[key] = hit
         return hit
 
+    def prepare(self, state: GameState) -> None:
+        """Load or compute any offline table the strategy reads (not part of game time)."""
+
     def _choose(self, state: GameState) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
 

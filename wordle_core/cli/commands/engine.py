@@ -11,9 +11,17 @@ from ...simulate import default_opener, simulate
 from ...state import GameState, parse_history
 from ...strategies import get_strategy, list_strategies
 from ..common import (
-    add_hard_arg, add_json_arg, add_lexicon_args, add_strategy_arg, coloured_guess,
-    lexicon_from, matrix_for, print_json, use_colour,
+    add_hard_arg,
+    add_json_arg,
+    add_lexicon_args,
+    add_strategy_arg,
+    coloured_guess,
+    lexicon_from,
+    matrix_for,
+    print_json,
+    use_colour,
 )
+from .beyond import add_boards_arg, run_boards
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -47,6 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--opener", help="first guess (default: salet, or the best by entropy)")
     p.add_argument("--save-tree", metavar="FILE", help="write the decision tree as JSON")
     p.add_argument("--tree", metavar="FILE", help="play from a saved tree (JSON or a trees Avro table)")
+    add_boards_arg(p)
     p.set_defaults(func=cmd_simulate)
 
     p = sub.add_parser("solve", help="show one game: the strategy's guesses for ANSWER")
@@ -56,6 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_hard_arg(p)
     add_json_arg(p)
     p.add_argument("--opener", help="first guess (default: salet, or the best by entropy)")
+    add_boards_arg(p)
     p.set_defaults(func=cmd_solve)
 
 
@@ -65,7 +75,8 @@ def cmd_lexicons(args: argparse.Namespace) -> int:
         print_json(rows)
     else:
         for r in rows:
-            print(f"{r['name']:<14} length {r['length']}  answers {r['answers']:>6,}  guesses {r['guesses']:>6,}")
+            print(f"{r['name']:<14} length {r['length']}  "
+                  f"answers {r['answers']:>6,}  guesses {r['guesses']:>6,}")
     return 0
 
 
@@ -103,7 +114,7 @@ def cmd_strategies(args: argparse.Namespace) -> int:
     return 0
 
 
-def _load_tree(args: argparse.Namespace, lex):  # noqa: ANN001, ANN202
+def _load_tree(args: argparse.Namespace, lex):
     from ...tables import load_tree_file
 
     return load_tree_file(lex, args.tree, strategy=args.strategy, hard=args.hard,
@@ -111,6 +122,8 @@ def _load_tree(args: argparse.Namespace, lex):  # noqa: ANN001, ANN202
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    if args.boards > 1:
+        return run_boards("simulate", args)
     lex = lexicon_from(args)
     get_strategy(args.strategy)  # fail fast on an unknown name
     tree = _load_tree(args, lex) if args.tree else None
@@ -137,6 +150,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    if args.boards > 1:
+        return run_boards("solve", args)
     lex = lexicon_from(args)
     answer = lex.answer_id(args.answer)
     strat = get_strategy(args.strategy)

@@ -1,0 +1,61 @@
+"""The ``default`` (look-ahead) strategy: beats greedy, deterministic, legal, wins hard mode."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from wordle_core.simulate import simulate
+from wordle_core.strategies import get_strategy
+from wordle_core.tree import build_tree
+
+
+def test_registered_and_depth_aware() -> None:
+    s = get_strategy("default")
+    assert s.name == "default"
+    assert s.depth_sensitive
+
+
+def test_small_lexicon_beats_every_greedy(small_lex) -> None:
+    opener = "salet" if "salet" in small_lex.guess_index else small_lex.answers[0]
+    totals = {}
+    for name in ("entropy", "expected-size", "minimax", "partitions", "default"):
+        rep, _ = simulate(small_lex, name, opener)
+        totals[name] = rep["totalGuesses"]
+        assert rep["failures"] == 0
+    assert totals["default"] <= min(v for k, v in totals.items() if k != "default")
+
+
+def test_deterministic_whatever_the_order(small_lex) -> None:
+    a, b = small_lex.answers[3], small_lex.answers[40]
+    s1 = get_strategy("default")
+    t_a1 = build_tree(s1, small_lex, a).rows()
+    build_tree(s1, small_lex, b)
+    s2 = get_strategy("default")
+    build_tree(s2, small_lex, b)
+    t_a2 = build_tree(s2, small_lex, a).rows()
+    assert t_a1 == t_a2
+
+
+def test_hard_mode_guesses_are_legal(small_lex) -> None:
+    # Tree.build applies every guess through GameState.apply, which raises on an
+    # illegal hard-mode guess; so building the tree is the legality check.
+    tree = build_tree(get_strategy("default"), small_lex, small_lex.answers[10], hard=True)
+    assert len(tree.answers) == len(small_lex.answers)
+
+
+def test_answers_pool_only_plays_answers(small_lex) -> None:
+    tree = build_tree(get_strategy("default", pool="answers"), small_lex, small_lex.answers[0])
+    assert all(small_lex.guess_is_answer[g] for g in tree.guess)
+
+
+@pytest.mark.slow
+def test_wordle_salet_targets(wordle) -> None:
+    rep, _ = simulate(wordle, "default", "salet")
+    assert rep["failures"] == 0 and rep["maxGuesses"] <= 5
+    assert rep["meanGuesses"] <= 3.4300
+    greedy, _ = simulate(wordle, "entropy", "salet")
+    assert rep["totalGuesses"] < greedy["totalGuesses"]
+    hard, _ = simulate(wordle, "default", "salet", hard=True)
+    assert hard["failures"] == 0 and hard["maxGuesses"] <= 6
+    assert np.isclose(hard["meanGuesses"] * 2315, hard["totalGuesses"])

@@ -1,0 +1,164 @@
+"""Exact search against an independent brute force, and its trees against replay.
+
+The brute force below shares nothing with :mod:`wordle_core.kernels`: it recurses over
+every allowed guess with :class:`GameState` (hard-mode legality from
+:mod:`wordle_core.rules`) and no bounds, on lexicons small enough to enumerate.
+"""
+
+from __future__ import annotations
+
+import random
+from functools import cache
+
+import numpy as np
+import pytest
+
+from wordle_core.exact import INF, ExactSolver, optimal_for_opener
+from wordle_core.feedback import all_green
+from wordle_core.lexicon import Lexicon, load_lexicon
+from wordle_core.partition import split
+from wordle_core.simulate import report_from_tree, simulate
+from wordle_core.state import GameState
+from wordle_core.tree import Tree
+
+
+def brute_force_opener(lex: Lexicon, opener: int, hard: bool, pool: str, limit: int) -> int:
+    """Minimal total guesses from ``opener`` by plain enumeration (INF if impossible)."""
+    root = GameState.new(lex, hard)
+    green = all_green(lex.length)
+    states: dict[tuple, GameState] = {}
+
+    def rows(st: GameState) -> list[int]:
+        r = st.legal_rows
+        if pool == "answers":
+            r = r[lex.guess_is_answer[r]]
+        return [int(x) for x in r]
+
+    @cache
+    def value(key: tuple) -> int:
+        st = states[key]
+        n = st.n_candidates
+        if n == 1:
+            return 1
+        if limit - st.turn <= 1:
+            return INF
+        best = INF
+        for g in rows(st):
+            total = n
+            parts = split(st.matrix, g, st.candidates)
+            if len(parts) == 1 and green not in parts:
+                continue  # learns nothing: never part of an optimal tree
+            for pat in parts:
+                if pat != green:
+                    total += child(st, g, pat)
+            best = min(best, total)
+        return best
+
+    def child(st: GameState, g: int, pat: int) -> int:
+        c = st.apply(g, pat)
+        key = (c.key(), c.turn)
+        states[key] = c
+        return value(key)
+
+    total = root.n_candidates
+    for pat in split(root.matrix, opener, root.candidates):
+        if pat != green:
+            total += child(root, opener, pat)
+    return min(total, INF)
+
+
+def tiny_lexicon(seed: int, n_answers: int = 12, n_extra: int = 12) -> Lexicon:
+    full = load_lexicon("wordle")
+    rng = random.Random(seed)
+    # answers from a few shared-letter families, so that sets are hard to split
+    pool = [w for w in full.answers if w[1:3] in ("ig", "ou", "ai", "ra", "ea")]
+    answers = rng.sample(pool, n_answers)
+    extra = rng.sample([w for w in full.guesses if w not in answers], n_extra)
+    return Lexicon.build(f"tiny{seed}", answers, answers + extra, max_guesses=6)
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("hard", [False, True])
+def test_matches_brute_force(seed: int, hard: bool) -> None:
+    lex = tiny_lexicon(seed)
+    for limit in (2, 3, 4, 6):
+        for pool in ("all", "answers"):
+            solver = ExactSolver(lex, hard=hard, pool=pool, exact=True, max_guesses=limit, width=2)
+            openers = lex.answer_rows if pool == "answers" else range(len(lex.guesses))
+            for g in list(openers)[::3]:
+                want = brute_force_opener(lex, int(g), hard, pool, limit)
+                got = solver.opener_value(int(g))
+                assert got == want, (lex.guesses[g], hard, pool, limit)
+
+
+def test_width_limited_is_an_upper_bound(small_lex: Lexicon) -> None:
+    opener = small_lex.guess_id(small_lex.answers[5])
+    exact = ExactSolver(small_lex, exact=True).opener_value(opener)
+    for w in (1, 3):
+        assert ExactSolver(small_lex, exact=False, width=w).opener_value(opener) >= exact
+    assert exact >= 2 * len(small_lex.answers) - 1
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_tree_total_equals_proven_value_and_replays(small_lex: Lexicon, hard: bool,
+                                                    tmp_path) -> None:
+    opener = small_lex.answers[20]
+    res, tree = optimal_for_opener(small_lex, opener, hard=hard, with_tree=True)
+    assert res.proven and tree is not None
+    assert int(tree.lengths().sum()) == res.total
+    assert int(tree.lengths().max()) <= small_lex.max_guesses
+    path = tmp_path / "t.json"
+    tree.save_json(path)
+    again = Tree.load_json(small_lex, path)
+    rep = report_from_tree(again)
+    assert rep["totalGuesses"] == res.total and rep["failures"] == 0
+    # the optimum is never worse than the look-ahead or a greedy strategy
+    for name in ("default", "entropy"):
+        other, _ = simulate(small_lex, name, opener, hard)
+        assert other["totalGuesses"] >= res.total
+
+
+def test_guess_limit_is_respected(small_lex: Lexicon) -> None:
+    opener = small_lex.guess_id(small_lex.answers[20])
+    free = ExactSolver(small_lex, max_guesses=10).opener_value(opener)
+    tight = ExactSolver(small_lex, max_guesses=4).opener_value(opener)
+    assert tight >= free
+    res, tree = optimal_for_opener(small_lex, small_lex.answers[20], max_guesses=4, with_tree=True)
+    if res.total < INF:
+        assert int(tree.lengths().max()) <= 4
+    assert ExactSolver(small_lex, max_guesses=2).opener_value(opener) == INF
+
+
+def test_answers_pool_tree_uses_answers_only(small_lex: Lexicon) -> None:
+    res, tree = optimal_for_opener(small_lex, small_lex.answers[7], pool="answers", with_tree=True)
+    assert all(small_lex.guess_is_answer[g] for g in tree.guess)
+    full = ExactSolver(small_lex).opener_value(small_lex.guess_id(small_lex.answers[7]))
+    assert res.total >= full
+
+
+def test_hard_mode_filter_matches_rules(small_lex: Lexicon) -> None:
+    """The numba hard-mode filter equals GameState.legal_rows along random games."""
+    rng = np.random.default_rng(3)
+    s = ExactSolver(small_lex, hard=True)
+    for _ in range(40):
+        st = GameState.new(small_lex, hard=True)
+        legal = s.pool_rows(st.legal_rows)
+        ans = int(rng.integers(len(small_lex.answers)))
+        for _ in range(3):
+            g = int(rng.choice(st.legal_rows))
+            pat = int(st.matrix[g, ans])
+            legal = s.child_rows(legal, g, pat)
+            st = st.apply(g, pat)
+            assert np.array_equal(legal, st.legal_rows)
+            if st.solved:
+                break
+
+
+@pytest.mark.slow
+def test_salet_published_optimum(wordle: Lexicon) -> None:
+    """Published (Selby): SALET 7,920 normal (never more than 5), 8,122 hard."""
+    res, tree = optimal_for_opener(wordle, "salet", with_tree=True)
+    assert (res.total, res.proven, res.max_guesses) == (7920, True, 5)
+    assert report_from_tree(tree)["totalGuesses"] == 7920
+    hard, _ = optimal_for_opener(wordle, "salet", hard=True)
+    assert (hard.total, hard.proven) == (8122, True)

@@ -1,0 +1,5 @@
+"""``python -m wordle_core`` runs the ``wordle-lab`` CLI."""
+
+from .cli import entry
+
+entry()

@@ -1,0 +1,96 @@
+"""``optimal``: prove the fewest total guesses for an opener (normal or hard mode).
+
+Examples::
+
+    wordle-lab optimal --opener salet --json
+    wordle-lab optimal --opener salet --hard --save-tree salet-hard.json
+    wordle-lab optimal --opener salet,crane,trace --guesses answers
+    wordle-lab optimal --top 10 --json          # the 10 best openers by entropy
+
+``--guesses`` takes ``all`` (every allowed guess, the default), ``answers`` (only words
+that may be answers) or a FILE (a custom guess list, with ``--answers FILE``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+from ...errors import WordleError
+from ...exact import ExactSolver, optimal_for_opener
+from ...lexicon import BUILTINS, DEFAULT_LEXICON, resolve_lexicon
+from ...openers import top_openers
+from ..common import add_hard_arg, add_json_arg, matrix_for, print_json
+
+POOLS = ("all", "answers")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("optimal", help="prove the best total guesses for an opener (exact search)")
+    p.add_argument("--lexicon", default=DEFAULT_LEXICON,
+                   help=f"built-in game ({', '.join(BUILTINS)}); default {DEFAULT_LEXICON}")
+    p.add_argument("--answers", metavar="FILE", help="custom answer list (one word per line)")
+    p.add_argument("--guesses", default="all", metavar="all|answers|FILE",
+                   help="guesses the search may use: all (default), answers only, "
+                        "or a custom guess-list FILE (with --answers)")
+    p.add_argument("--opener", help="first guess; several separated by commas")
+    p.add_argument("--top", type=int, metavar="N",
+                   help="instead of --opener: the N best openers by entropy")
+    add_hard_arg(p)
+    p.add_argument("--max-guesses", type=int, metavar="N",
+                   help="guess limit (default: the lexicon's, 6 for Wordle)")
+    p.add_argument("--save-tree", metavar="FILE",
+                   help="write the optimal tree as JSON (one opener; `simulate --tree` replays it)")
+    add_json_arg(p)
+    p.set_defaults(func=cmd_optimal)
+
+
+def cmd_optimal(args: argparse.Namespace) -> int:
+    pool = args.guesses if args.guesses in POOLS else "all"
+    custom_guesses = None if args.guesses in POOLS else args.guesses
+    lex = resolve_lexicon(args.lexicon, args.answers, custom_guesses)
+    if args.max_guesses is not None and not 1 <= args.max_guesses <= 30:
+        raise WordleError("--max-guesses must be between 1 and 30")
+    if args.top is not None:
+        if args.opener:
+            raise WordleError("give --opener or --top, not both")
+        if args.top < 1:
+            raise WordleError("--top must be at least 1")
+        openers = top_openers(lex, args.top, by="entropy")
+    elif args.opener:
+        openers = [lex.normalise(w) for w in args.opener.split(",") if w.strip()]
+    else:
+        raise WordleError("give --opener WORD[,WORD...] or --top N")
+    if pool == "answers":
+        bad = next((w for w in openers if not lex.guess_is_answer[lex.guess_index[w]]), None)
+        if bad:
+            raise WordleError(f"{bad!r} is not a possible answer, but --guesses answers was given")
+    if args.save_tree and len(openers) != 1:
+        raise WordleError("--save-tree needs exactly one opener")
+    solver = ExactSolver(lex, hard=args.hard, pool=pool, exact=True,
+                         max_guesses=args.max_guesses, matrix=matrix_for(lex))
+    results = []
+    for w in openers:
+        res, tree = optimal_for_opener(lex, w, hard=args.hard, max_guesses=args.max_guesses,
+                                       pool=pool, progress=True, solver=solver,
+                                       with_tree=bool(args.save_tree))
+        if tree is not None:
+            tree.save_json(args.save_tree)
+        results.append(res.as_dict())
+        if not args.json:
+            _print_line(res.as_dict(), lex.name)
+    if args.json:
+        print_json(results[0] if len(results) == 1 else results)
+    return 0
+
+
+def _print_line(r: dict[str, object], lexicon: str) -> None:
+    mode = "hard" if r["hard"] else "normal"
+    if r["total"] is None:
+        print(f"{str(r['opener']).upper()}  {lexicon} {mode}: no strategy wins every game within "
+              f"{r['maxGuesses']} (proven, {r['seconds']:.2f} s)")
+        return
+    print(f"{str(r['opener']).upper()}  {lexicon} {mode}, guesses {r['guessPool']}: "
+          f"total {r['total']:,}  mean {r['mean']:.4f}  "
+          f"{'proven optimal' if r['proven'] else 'upper bound'}  ({r['seconds']:.2f} s)")
+    sys.stdout.flush()

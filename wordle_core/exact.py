@@ -1,0 +1,264 @@
+"""Look-ahead and exact search: the fewest total guesses that solve every answer.
+
+One search engine serves two purposes:
+
+* **exact** (``ExactSolver(..., exact=True)``): the minimal total number of guesses,
+  over *all* allowed guesses (or only possible answers), in normal or hard mode,
+  within a guess limit, with the optimal decision tree. It is a proof: every guess is
+  either expanded or shown by a lower bound to be no better than the best found.
+* **width-limited** (``exact=False``): the same recursion, but only the ``width`` best
+  guesses by a partition heuristic are expanded at each node (plus every guess whose
+  lower bound is reached for free). This is the ``default`` strategy: far better than
+  greedy scores and a tree in about a second.
+
+The recursion, bounds and memo live in :mod:`wordle_core.kernels` (numba); this module
+prepares the arrays, walks the root (so progress can be shown), reads the best guesses
+back from the memo and builds :class:`~wordle_core.tree.Tree` objects.
+
+Value convention: ``value(S, d)`` = minimal sum over answers of the guesses used from
+now on, with ``d`` guesses left. A whole game from an opener is
+``n + sum(value(bucket, limit - 1))`` over the opener's non-green buckets.
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from . import kernels as kn
+from .errors import WordleError
+from .lexicon import Lexicon
+from .matrix import pattern_matrix
+from .rules import letter_counts
+from .state import GameState
+from .tree import Tree
+
+INF = kn.INF
+_MT_CACHE: dict[tuple[str, int], np.ndarray] = {}
+
+
+def transposed(lexicon: Lexicon, matrix: np.ndarray | None = None) -> np.ndarray:
+    """``MT[answer, guess]`` (C-contiguous) for sequential scans over guesses; cached."""
+    mat = pattern_matrix(lexicon) if matrix is None else matrix
+    key = (lexicon.fingerprint, id(matrix) if matrix is not None else 0)
+    mt = _MT_CACHE.get(key)
+    if mt is None:
+        mt = np.ascontiguousarray(np.asarray(mat).T)
+        _MT_CACHE[key] = mt
+    return mt
+
+
+def estimate_table(n_max: int, weight: float = 0.2) -> np.ndarray:
+    """Heuristic cost of a bucket of ``m`` answers: the ``2m - 1`` bound plus a penalty.
+
+    ``2m - 1`` is reached only when one guess splits the bucket into singletons; larger
+    buckets rarely are, so ``weight * m * log2(m)`` (the entropy term) estimates the
+    extra guesses. The heuristic only orders guesses; it never changes a proven value.
+    """
+    m = np.arange(n_max + 2, dtype=np.float64)
+    est = 2 * m - 1 + weight * m * np.log2(np.maximum(m, 1))
+    est[0] = 0.0
+    est[1] = 1.0
+    est[2] = 3.0
+    return est
+
+
+@dataclass
+class SearchStats:
+    nodes: int = 0
+    scans: int = 0
+    evals: int = 0
+    hits: int = 0
+
+    def as_dict(self) -> dict[str, int]:
+        return {"nodes": self.nodes, "scans": self.scans, "evals": self.evals, "memoHits": self.hits}
+
+
+@dataclass
+class ExactSolver:
+    """Search over one lexicon and mode; the memo is kept across calls (openers share it).
+
+    ``pool``: ``all`` guesses or only ``answers``. ``width``: guesses expanded first at
+    each node by the heuristic. ``exact``: also expand every other guess whose bound is
+    below the best, which proves the optimum.
+    """
+
+    lexicon: Lexicon
+    hard: bool = False
+    pool: str = "all"
+    exact: bool = True
+    width: int = 12
+    width2: int = 0
+    max_guesses: int | None = None
+    matrix: np.ndarray | None = None
+    weight: float = 0.2
+    stats: SearchStats = field(default_factory=SearchStats)
+
+    def __post_init__(self) -> None:
+        if self.pool not in ("all", "answers"):
+            raise WordleError(f"unknown guess pool {self.pool!r}; use all or answers")
+        lex = self.lexicon
+        self.matrix = pattern_matrix(lex) if self.matrix is None else self.matrix
+        self.limit = int(self.max_guesses or lex.max_guesses)
+        self._mt = transposed(lex, self.matrix)
+        self._codes = np.ascontiguousarray(lex.guess_codes)
+        self._lcounts = np.ascontiguousarray(letter_counts(lex)) if self.hard else \
+            np.zeros((1, 1), np.uint8)
+        self._arow = np.ascontiguousarray(lex.answer_rows, dtype=np.int32)
+        self._est = estimate_table(len(lex.answers), self.weight)
+        self._green = lex.n_patterns - 1
+        self._memo = kn.new_memo()
+        self._scratch_c = np.zeros(lex.n_patterns, np.int64)
+        self._scratch_t = np.zeros(max(len(lex.answers), lex.n_patterns) + 1, np.int64)
+        self._seen = np.zeros(lex.n_patterns, np.bool_)
+        self._stats = np.zeros(4, np.int64)
+        rows = np.arange(len(lex.guesses), dtype=np.int32)
+        if self.pool == "answers":
+            rows = np.ascontiguousarray(lex.answer_rows.copy(), dtype=np.int32)
+            rows.sort()
+        self._base_rows = rows
+
+    # --- allowed guesses --------------------------------------------------------------
+    def pool_rows(self, legal: np.ndarray | None = None) -> np.ndarray:
+        """Allowed rows: the state's legal rows (hard mode) intersected with the pool."""
+        if legal is None:
+            return self._base_rows
+        if self.pool == "answers":
+            legal = legal[self.lexicon.guess_is_answer[legal]]
+        return np.ascontiguousarray(legal, dtype=np.int32)
+
+    def child_rows(self, legal: np.ndarray, guess: int, pattern: int) -> np.ndarray:
+        if not self.hard:
+            return legal
+        lex = self.lexicon
+        return kn.hard_filter(legal, self._codes, self._lcounts, int(guess), int(pattern),
+                             lex.length, len(lex.alphabet))
+
+    # --- search -----------------------------------------------------------------------
+    def value(self, cands: np.ndarray, legal: np.ndarray, d: int, beta: int = INF + 1) -> int:
+        """Value of a position (exact when below ``beta``); memoised."""
+        lex = self.lexicon
+        cands = np.ascontiguousarray(cands, dtype=np.int32)
+        v = kn.solve(self._mt, self._codes, self._lcounts, self._arow, cands, legal, int(d),
+                     int(beta), int(self.width), int(self.width2), bool(self.exact),
+                     bool(self.hard), self._memo, self._est, self._green, lex.n_patterns,
+                     lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t, self._seen,
+                     self._stats)
+        self._sync_stats()
+        return int(v)
+
+    def best_guess(self, cands: np.ndarray, legal: np.ndarray, d: int) -> tuple[int, int]:
+        """(value, best guess row) of a position; ties keep the first guess in search order."""
+        cands = np.ascontiguousarray(cands, dtype=np.int32)
+        n = cands.shape[0]
+        if n <= 2:
+            return (1 if n == 1 else 3), int(self._arow[cands[0]])
+        v = self.value(cands, legal, d)
+        e = kn.lookup(self._memo, cands, legal, int(d), bool(self.hard))
+        if e[1] != 1 or e[2] < 0:
+            raise WordleError("no strategy wins every remaining game within the guess limit")
+        return v, int(e[2])
+
+    def opener_value(self, opener: int, progress: bool = False, state: GameState | None = None) -> int:
+        """Total guesses of the best game tree that starts with ``opener`` (INF: impossible)."""
+        lex = self.lexicon
+        st = state or GameState.new(lex, self.hard, self.matrix)
+        cands = np.ascontiguousarray(st.candidates, dtype=np.int32)
+        legal = self.pool_rows(st.legal_rows if self.hard else None)
+        d = self.limit - st.turn
+        out, starts, sizes, pats = kn._split(self._mt, cands, int(opener), self._green, lex.n_patterns)
+        total = len(cands)
+        it = range(len(sizes))
+        bar = None
+        if progress:
+            from tqdm import tqdm
+
+            bar = tqdm(total=int(sizes.sum()), desc=f"{lex.guesses[opener]}", unit="ans",
+                       leave=False, disable=None)
+        for k in it:
+            sub = out[starts[k]:starts[k] + sizes[k]]
+            total += self.value(sub, self.child_rows(legal, opener, int(pats[k])), d - 1)
+            if bar is not None:
+                bar.update(int(sizes[k]))
+        if bar is not None:
+            bar.close()
+        return min(total, INF)
+
+    def tree(self, opener: int, state: GameState | None = None) -> Tree:
+        """The optimal (or width-limited) tree from ``opener``, as a :class:`Tree`."""
+        st = state or GameState.new(self.lexicon, self.hard, self.matrix)
+        return Tree.build(_MemoStrategy(self), st, opener)
+
+    def _sync_stats(self) -> None:
+        s = self._stats
+        self.stats = SearchStats(int(s[0]), int(s[1]), int(s[2]), int(s[3]))
+
+
+class _MemoStrategy:
+    """Adapter so :meth:`Tree.build` can read the solver's best guesses."""
+
+    def __init__(self, solver: ExactSolver) -> None:
+        self.solver = solver
+        self.name = "optimal" if solver.exact else "default"
+
+    def choose(self, state: GameState) -> int:
+        s = self.solver
+        legal = s.pool_rows(state.legal_rows if s.hard else None)
+        return s.best_guess(state.candidates, legal, state.guesses_left)[1]
+
+
+@dataclass(frozen=True)
+class OptimalResult:
+    opener: str
+    total: int
+    n_answers: int
+    max_guesses: int
+    proven: bool
+    seconds: float
+    hard: bool
+    pool: str
+    stats: dict[str, int]
+
+    @property
+    def mean(self) -> float:
+        return self.total / self.n_answers if self.total < INF else math.inf
+
+    def as_dict(self) -> dict[str, object]:
+        return {
+            "opener": self.opener, "total": self.total if self.total < INF else None,
+            "mean": round(self.mean, 6) if self.total < INF else None,
+            "maxGuesses": self.max_guesses, "proven": self.proven,
+            "seconds": round(self.seconds, 3), "hard": self.hard, "guessPool": self.pool,
+            "answers": self.n_answers, "search": self.stats,
+        }
+
+
+def optimal_for_opener(
+    lexicon: Lexicon, opener: str, hard: bool = False, max_guesses: int | None = None,
+    pool: str = "all", progress: bool = False, solver: ExactSolver | None = None,
+    with_tree: bool = False,
+) -> tuple[OptimalResult, Tree | None]:
+    """Prove the best total for one opener; optionally build the optimal tree.
+
+    ``maxGuesses`` in the result is the longest game of the optimal tree when the tree
+    is built, else the guess limit the proof respected.
+    """
+    row = lexicon.guess_id(opener)
+    s = solver or ExactSolver(lexicon, hard=hard, pool=pool, exact=True, max_guesses=max_guesses)
+    t0 = time.perf_counter()
+    total = s.opener_value(row, progress=progress)
+    secs = time.perf_counter() - t0
+    tree = None
+    longest = s.limit
+    if with_tree and total < INF:
+        tree = s.tree(row)
+        built = int(tree.lengths().sum())
+        if built != total:
+            raise WordleError(f"internal error: tree total {built} != proven total {total}")
+        longest = int(tree.lengths().max())
+    res = OptimalResult(lexicon.guesses[row], int(min(total, INF)), len(lexicon.answers), longest,
+                        s.exact and total < INF, secs, hard, pool, s.stats.as_dict())
+    return res, tree

@@ -1,0 +1,417 @@
+"""Numba kernels of the look-ahead / exact search (see :mod:`wordle_core.exact`).
+
+Why numba: the exact search is a recursion over hundreds of thousands of small
+candidate sets; each node scans every allowed guess against the set (12,972 x n
+pattern reads) and then recurses into the buckets of the few guesses whose lower bound
+is still below the best total found. Per node that is a data-dependent loop with early
+exits, memo look-ups and recursion, which numpy cannot express without a Python call
+per node (~50 µs each: minutes per opener). Compiled, a node costs microseconds.
+Numba is a well-kept JIT already in the project's dependencies, and ``cache=True``
+keeps the compiled code on disk so only the first run pays for compilation.
+
+Conventions
+-----------
+* ``MT`` is the pattern matrix transposed: ``MT[answer, guess]`` (C-contiguous), so a
+  scan over guesses in ascending order reads each candidate's row sequentially.
+* A *value* of a candidate set ``S`` with ``d`` guesses left is the minimal total number
+  of guesses (from now on) that solves every answer of ``S`` within ``d`` guesses;
+  :data:`INF` means impossible. ``solve`` is alpha-beta style: it returns the exact value
+  when that is ``< beta``, otherwise some lower bound ``>= beta``.
+* The memo maps a 128-bit hash of (sorted candidates, guesses left, allowed guesses in
+  hard mode) to ``(value, exact flag, best guess row)``; a non-exact entry is a lower
+  bound.
+
+Lower bounds. A set of ``n`` needs ``>= 2n - 1`` guesses in total (one guess each, plus
+a second for all but at most one answer). For a guess ``g`` that splits ``S`` into ``B``
+buckets, every non-green bucket ``b`` needs ``>= 2|b| - 1`` more, so
+``value(g) >= 3n - B - [g in S]``; a guess whose non-green buckets all have at most two
+answers reaches that bound exactly (a pair costs 1 + 2 = 3). The search only expands
+guesses whose bound is below the best total found so far, which is what makes the
+minimum over *all* guesses a proof.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, types
+from numba.typed import Dict
+
+INF = 1 << 40
+KEY_TYPE = types.UniTuple(types.int64, 2)
+VAL_TYPE = types.UniTuple(types.int64, 3)
+
+# stats slots
+ST_NODES, ST_SCANS, ST_EVALS, ST_HITS = 0, 1, 2, 3
+
+
+def new_memo() -> Dict:
+    """An empty memo (numba typed dict) for :func:`solve`."""
+    return Dict.empty(key_type=KEY_TYPE, value_type=VAL_TYPE)
+
+
+@njit(cache=True)
+def set_key(cands: np.ndarray, legal: np.ndarray, d: int, hard: bool) -> tuple[int, int]:
+    """128-bit key of a position: sorted candidates, guesses left, hard-mode allowed rows."""
+    h1 = np.uint64(0xCBF29CE484222325) ^ np.uint64(d)
+    h2 = np.uint64(0x9E3779B97F4A7C15) + np.uint64(d) * np.uint64(0x100000001B3)
+    m1 = np.uint64(0x100000001B3)
+    m2 = np.uint64(0xBF58476D1CE4E5B9)
+    for i in range(cands.shape[0]):
+        x = np.uint64(cands[i]) + np.uint64(1)
+        h1 = (h1 ^ x) * m1
+        h2 = (h2 + x * np.uint64(0x94D049BB133111EB)) * m2
+        h2 ^= h2 >> np.uint64(31)
+    if hard:
+        h1 ^= np.uint64(0x5555555555555555)
+        for i in range(legal.shape[0]):
+            x = np.uint64(legal[i]) + np.uint64(7)
+            h1 = (h1 ^ x) * m1
+            h2 = (h2 + x * np.uint64(0xD6E8FEB86659FD93)) * m2
+            h2 ^= h2 >> np.uint64(29)
+    return (np.int64(h1), np.int64(h2))
+
+
+@njit(cache=True)
+def _is_perfect(MT: np.ndarray, cands: np.ndarray, g: int, seen: np.ndarray) -> bool:
+    """Does guess row ``g`` give every candidate a different pattern? (early exit)"""
+    n = cands.shape[0]
+    ok = True
+    k = 0
+    for k in range(n):
+        p = MT[cands[k], g]
+        if seen[p]:
+            ok = False
+            break
+        seen[p] = True
+    for j in range(k + 1 if not ok else n):
+        seen[MT[cands[j], g]] = False
+    return ok
+
+
+@njit(cache=True)
+def scan(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: int, est: np.ndarray,
+         counts: np.ndarray, touched: np.ndarray):
+    """Per allowed guess: bucket count, green flag, largest non-green bucket, heuristic.
+
+    The heuristic is ``sum(est[|b|])`` over non-green buckets: an estimate of the
+    guesses still needed after this one (lower is better).
+    """
+    G = legal.shape[0]
+    n = cands.shape[0]
+    nb = np.empty(G, np.int64)
+    isg = np.empty(G, np.bool_)
+    maxb = np.empty(G, np.int64)
+    h = np.empty(G, np.float64)
+    for i in range(G):
+        g = legal[i]
+        nt = 0
+        for j in range(n):
+            p = MT[cands[j], g]
+            if counts[p] == 0:
+                touched[nt] = p
+                nt += 1
+            counts[p] += 1
+        mb = 0
+        hs = 0.0
+        gr = False
+        for t in range(nt):
+            p = touched[t]
+            c = counts[p]
+            counts[p] = 0
+            if p == green:
+                gr = True
+                continue
+            if c > mb:
+                mb = c
+            hs += est[c]
+        nb[i] = nt
+        isg[i] = gr
+        maxb[i] = mb
+        h[i] = hs
+    return nb, isg, maxb, h
+
+
+@njit(cache=True)
+def hard_filter(legal: np.ndarray, codes: np.ndarray, counts: np.ndarray, g: int, p: int,
+                length: int, n_sym: int) -> np.ndarray:
+    """Rows of ``legal`` still allowed in hard mode after guess ``g`` showed pattern ``p``.
+
+    NYT rule: a green stays in place; every green/yellow letter is used again (with
+    multiplicity); gray letters may be reused.
+    """
+    need = np.zeros(n_sym, np.int64)
+    gpos = np.full(length, -1, np.int64)
+    q = p
+    for i in range(length - 1, -1, -1):
+        dgt = q % 3
+        q //= 3
+        s = codes[g, i]
+        if dgt == 2:
+            gpos[i] = s
+        if dgt >= 1:
+            need[s] += 1
+    out = np.empty(legal.shape[0], legal.dtype)
+    k = 0
+    for j in range(legal.shape[0]):
+        r = legal[j]
+        ok = True
+        for i in range(length):
+            if gpos[i] >= 0 and codes[r, i] != gpos[i]:
+                ok = False
+                break
+        if ok:
+            for s in range(n_sym):
+                if need[s] > 0 and counts[r, s] < need[s]:
+                    ok = False
+                    break
+        if ok:
+            out[k] = r
+            k += 1
+    return out[:k].copy()
+
+
+@njit(cache=True)
+def _top_w(h: np.ndarray, w: int) -> np.ndarray:
+    """Indices of the ``w`` smallest ``h`` (ties: lower index first), best first."""
+    G = h.shape[0]
+    w = min(w, G)
+    idx = np.empty(w, np.int64)
+    val = np.empty(w, np.float64)
+    k = 0
+    for i in range(G):
+        v = h[i]
+        if k == w and v >= val[k - 1]:
+            continue
+        j = k if k < w else w - 1
+        while j > 0 and val[j - 1] > v:
+            if j < w:
+                idx[j] = idx[j - 1]
+                val[j] = val[j - 1]
+            j -= 1
+        idx[j] = i
+        val[j] = v
+        if k < w:
+            k += 1
+    return idx[:k]
+
+
+@njit(cache=True)
+def _split(MT: np.ndarray, cands: np.ndarray, g: int, green: int, n_pat: int):
+    """Candidates grouped by pattern (stable): (sorted cands, starts, sizes, patterns) of
+    the non-green buckets, largest bucket first."""
+    n = cands.shape[0]
+    cnt = np.zeros(n_pat + 1, np.int64)
+    for j in range(n):
+        cnt[MT[cands[j], g] + 1] += 1
+    nbk = 0
+    for p in range(n_pat):
+        if cnt[p + 1] > 0 and p != green:
+            nbk += 1
+    start = np.empty(n_pat, np.int64)
+    acc = 0
+    for p in range(n_pat):
+        start[p] = acc
+        acc += cnt[p + 1]
+    out = np.empty(n, cands.dtype)
+    pos = start.copy()
+    for j in range(n):
+        p = MT[cands[j], g]
+        out[pos[p]] = cands[j]
+        pos[p] += 1
+    pats = np.empty(nbk, np.int64)
+    sizes = np.empty(nbk, np.int64)
+    k = 0
+    for p in range(n_pat):
+        if cnt[p + 1] > 0 and p != green:
+            pats[k] = p
+            sizes[k] = cnt[p + 1]
+            k += 1
+    order = np.argsort(-sizes, kind="mergesort")
+    return out, start[pats[order]], sizes[order], pats[order]
+
+
+@njit(cache=True)
+def _lb_set(m: int, d: int) -> int:
+    """Size-only lower bound of a set of ``m`` answers with ``d`` guesses left."""
+    if m == 1:
+        return 1
+    if d <= 1:
+        return INF
+    return 2 * m - 1
+
+
+@njit(cache=True)
+def _store(memo, key, v: int, exact: int, g: int) -> None:
+    if exact == 0 and key in memo:
+        old = memo[key]
+        if old[1] == 1 or old[0] >= v:
+            return
+    memo[key] = (v, exact, g)
+
+
+@njit(cache=True)
+def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, width2, exact, hard,
+          memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats):
+    """Value of ``cands`` with ``d`` guesses left (exact if ``< beta``, else a bound >= beta).
+
+    ``width`` guesses (best by the heuristic) are expanded at each node, plus ``width2``
+    with the smallest largest bucket (what keeps a hard-mode game finishable); with
+    ``exact`` every other guess whose lower bound is below the best total is expanded
+    too, so the minimum is over all allowed guesses. Without ``exact`` the value is
+    that of the width-limited search (an upper bound of the optimum, fast).
+    """
+    n = cands.shape[0]
+    if n == 1:
+        return 1
+    if d <= 1:
+        return INF
+    if n == 2:
+        return 3
+    stats[ST_NODES] += 1
+    key = set_key(cands, legal, d, hard)
+    lb_known = 2 * n - 1
+    if key in memo:
+        e = memo[key]
+        if e[1] == 1:
+            stats[ST_HITS] += 1
+            return e[0]
+        if e[0] >= beta:
+            stats[ST_HITS] += 1
+            return e[0]
+        if e[0] > lb_known:
+            lb_known = e[0]
+    if lb_known >= beta:
+        return lb_known
+    # 1. a candidate that splits the rest into singletons reaches the bound 2n - 1.
+    #    (Every candidate is a legal hard-mode guess: it fits all the hints so far.)
+    if lb_known == 2 * n - 1:
+        for j in range(n):
+            if _is_perfect(MT, cands, arow[cands[j]], seen):
+                _store(memo, key, 2 * n - 1, 1, arow[cands[j]])
+                return 2 * n - 1
+        lb_known = 2 * n
+        if lb_known >= beta:
+            _store(memo, key, lb_known, 0, -1)
+            return lb_known
+    if d == 2:
+        # the next guess must leave only singletons: a non-candidate doing so costs 2n.
+        for i in range(legal.shape[0]):
+            if _is_perfect(MT, cands, legal[i], seen):
+                _store(memo, key, 2 * n, 1, legal[i])
+                return 2 * n
+        _store(memo, key, INF, 1, -1)
+        return INF
+    # 2. scan every allowed guess: bounds and heuristic.
+    stats[ST_SCANS] += 1
+    nb, isg, maxb, h = scan(MT, cands, legal, green, est, scratch_c, scratch_t)
+    G = legal.shape[0]
+    lb1 = np.empty(G, np.int64)
+    minlb = INF
+    best = INF
+    bestg = -1
+    for i in range(G):
+        v = 3 * n - nb[i] - (1 if isg[i] else 0)
+        lb1[i] = v
+        if v < minlb:
+            minlb = v
+        if maxb[i] <= 2 and v < best:  # the bound is reached: exact for free
+            best = v
+            bestg = legal[i]
+    if minlb > lb_known:
+        lb_known = minlb
+    if lb_known >= beta:
+        _store(memo, key, lb_known, 0, -1)
+        return lb_known
+    if best == lb_known:
+        _store(memo, key, best, 1, bestg)
+        return best
+    # 3. expand guesses: the heuristic's top `width` first, then (exact) the rest in
+    #    order of their bound until the bound reaches the best total.
+    top = _top_w(h, width)
+    if width2 > 0:
+        hmax = 1.0
+        for i in range(G):
+            if h[i] + 1.0 > hmax:
+                hmax = h[i] + 1.0
+        key2 = np.empty(G, np.float64)
+        for i in range(G):
+            key2[i] = maxb[i] + h[i] / hmax
+        top = np.concatenate((top, _top_w(key2, width2)))
+    tried = np.zeros(G, np.bool_)
+    n_order = top.shape[0]
+    order = top
+    if exact:
+        # counting sort of all guesses by lb1 (stable: alphabetical within a bound)
+        lo = 2 * n - 1
+        span = n + 2
+        cnt = np.zeros(span + 1, np.int64)
+        for i in range(G):
+            cnt[lb1[i] - lo + 1] += 1
+        for t in range(span):
+            cnt[t + 1] += cnt[t]
+        rest = np.empty(G, np.int64)
+        for i in range(G):
+            b = lb1[i] - lo
+            rest[cnt[b]] = i
+            cnt[b] += 1
+        order = np.concatenate((top, rest))
+        n_order = order.shape[0]
+    for oi in range(n_order):
+        i = order[oi]
+        if tried[i]:
+            continue
+        tried[i] = True
+        limit = best if best < beta else beta
+        if lb1[i] >= limit:
+            if oi >= top.shape[0]:
+                break  # sorted by bound: nothing later can beat the limit
+            continue
+        g = legal[i]
+        stats[ST_EVALS] += 1
+        out, starts, sizes, pats = _split(MT, cands, g, green, n_pat)
+        nbk = sizes.shape[0]
+        lbs = np.empty(nbk, np.int64)
+        rem = 0
+        for k in range(nbk):
+            lbs[k] = _lb_set(sizes[k], d - 1)
+            rem += lbs[k]
+        acc = n
+        if acc + rem >= limit:
+            continue
+        cut = False
+        for k in range(nbk):
+            m = sizes[k]
+            rem -= lbs[k]
+            if m <= 2:
+                acc += lbs[k]  # 1 or 3: exact
+                continue
+            sub = out[starts[k]:starts[k] + m].copy()
+            sub_legal = hard_filter(legal, codes, lcounts, g, pats[k], length, n_sym) if hard else legal
+            v = solve(MT, codes, lcounts, arow, sub, sub_legal, d - 1, limit - acc - rem, width,
+                      width2, exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t,
+                      seen, stats)
+            acc += v
+            if acc + rem >= limit:
+                cut = True
+                break
+        if not cut and acc < best:
+            best = acc
+            bestg = g
+    if best < beta:
+        _store(memo, key, best, 1, bestg)
+        return best
+    if not exact and best < INF:
+        # width-limited: every expanded guess is >= beta; remember the bound only
+        _store(memo, key, beta, 0, -1)
+        return beta
+    _store(memo, key, beta if beta > lb_known else lb_known, 0, -1)
+    return beta if beta > lb_known else lb_known
+
+
+@njit(cache=True)
+def lookup(memo, cands, legal, d, hard):
+    """The memo entry of a position, or (-1, 0, -1)."""
+    key = set_key(cands, legal, d, hard)
+    if key in memo:
+        return memo[key]
+    return (-1, 0, -1)

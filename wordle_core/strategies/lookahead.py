@@ -1,0 +1,71 @@
+"""The ``default`` strategy: a width-limited look-ahead search for the fewest total guesses.
+
+Greedy scores (entropy, expected size, ...) look one guess ahead; seed 004 measured
+them at ~3.43 and noted that the exact optimum (3.421 from SALET) was far too slow to
+use. This strategy runs the exact search of :mod:`wordle_core.exact` but expands only
+the ``width`` best guesses by a partition heuristic at each node (plus any guess whose
+lower bound is reached outright), memoised by candidate set and guesses left. It is
+depth-aware, which matters in hard mode: a line that cannot finish within the guess
+limit is worth nothing. From SALET on ``wordle`` it finds the optimal 7,920 in normal
+mode in well under a second.
+
+A choice is a pure function of the position (candidates, hard-mode obligations and
+guesses left): each width has its own memo, and a width-limited value does not depend
+on what was searched before, so trees are deterministic whatever order openers are
+built in. If the search at ``width`` finds no way to win every remaining game within
+the limit (this happens in hard mode), it is repeated 4x and 16x wider; if that fails
+too, the strategy minimises the total without the limit (the game may then be lost).
+A wider plan's first guess keeps a win within reach: its children are winnable at the
+wider width, which the children's own escalation will find.
+
+Options: ``width`` (default 8), ``pool`` (``all`` or ``answers``).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ..errors import WordleError
+from ..exact import ExactSolver
+from ..state import GameState
+from .base import Strategy, register
+
+DEFAULT_WIDTH = 8
+_NO_LIMIT = 64  # "guesses left" used once a win within the real limit is impossible
+
+
+@register
+class Lookahead(Strategy):
+    name = "default"
+    summary = "look-ahead search for the fewest total guesses (top guesses by partition heuristic)"
+    source = "issue 6; Selby-style bounds (seed 004's 'perfect' solver, width-limited)"
+    depth_sensitive = True
+
+    def __init__(self, **options: object) -> None:
+        super().__init__(**options)
+        self.width = int(options.get("width", DEFAULT_WIDTH))  # type: ignore[arg-type]
+        self.pool = str(options.get("pool", "all"))
+        self._solvers: dict[tuple[int, int, bool, int], ExactSolver] = {}
+
+    def solver(self, state: GameState, width: int) -> ExactSolver:
+        """The search for this lexicon/matrix/mode/width (kept: its memo serves every position)."""
+        key = (id(state.lexicon), id(state.matrix), state.hard, width)
+        s = self._solvers.get(key)
+        if s is None:
+            s = ExactSolver(state.lexicon, hard=state.hard, pool=self.pool, exact=False,
+                            width=width, matrix=state.matrix)
+            self._solvers[key] = s
+        return s
+
+    def _choose(self, state: GameState) -> int:
+        cands = np.ascontiguousarray(state.candidates, dtype=np.int32)
+        d = state.guesses_left
+        limited = self.solver(state, self.width)
+        legal = limited.pool_rows(state.legal_rows if state.hard else None)
+        if d >= 1:
+            for w in (self.width, 4 * self.width, 16 * self.width):
+                try:
+                    return self.solver(state, w).best_guess(cands, legal, d)[1]
+                except WordleError:
+                    continue
+        return limited.best_guess(cands, legal, _NO_LIMIT)[1]
