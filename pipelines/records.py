@@ -122,9 +122,9 @@ def exact_hard_verdict(lex: Lexicon, opener_row: int, matrix: np.ndarray,
     res = hard_verdict(lex, opener_row, matrix, node_budget)
     verdict = res.get("verdict")
     if verdict is True:
-        verdict = "win"
+        verdict = "feasible"
     elif verdict is False:
-        verdict = "impossible"
+        verdict = "infeasible"
     verdict = str(verdict) if verdict is not None else "unknown"
     return {
         "exact_verdict": verdict,

@@ -92,8 +92,9 @@ HARD_VERDICTS = {
         {"name": "max_guesses", "type": "int", "doc": "longest game under this strategy"},
         {"name": "worst_game", "type": _GAME, "doc": "the longest game (ties: answer alphabetical)"},
         {"name": "exact_verdict", "type": "string",
-         "doc": "exact feasibility of the opener in hard mode, any strategy: 'win' (a winning "
-                "strategy exists), 'impossible' (proven), or 'unknown' (budget spent / not run)"},
+         "doc": "exact feasibility of the opener in hard mode, any strategy: 'feasible' (a strategy "
+                "winning every game exists), 'infeasible' (proven none does), or 'unknown' "
+                "(node budget spent, or the search was not run)"},
         {"name": "exact_note", "type": "string",
          "doc": "how the exact verdict was obtained or why it is unknown"},
         {"name": "exact_seconds", "type": "double", "doc": "time the exact search took (0 if not run)"},
