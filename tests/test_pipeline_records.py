@@ -134,3 +134,20 @@ def test_avro_bytes_sorted_and_deterministic(small_lex):
     back = list(fastavro.reader(io.BytesIO(a)))
     assert [r["opener"] for r in back] == sorted(small_lex.answers[:3])
     assert back[0] == min(recs, key=lambda r: r["opener"])
+
+
+def test_exact_verdict_calls_hard_module(small_lex, monkeypatch):
+    """With wordle_core.hard present, its verdict and counts are recorded as given."""
+    import sys
+    import types
+
+    calls = []
+
+    def hard_verdict(lexicon, opener_row, matrix, node_budget):  # noqa: ANN001, ANN202
+        calls.append((lexicon.name, opener_row, node_budget))
+        return {"opener": lexicon.guesses[opener_row], "verdict": "infeasible", "seconds": 0.25, "nodes": 77}
+
+    monkeypatch.setitem(sys.modules, "wordle_core.hard", types.SimpleNamespace(hard_verdict=hard_verdict))
+    rec = records.exact_hard_verdict(small_lex, 4, pattern_matrix(small_lex), 500)
+    assert calls == [("small", 4, 500)]
+    assert (rec["exact_verdict"], rec["exact_seconds"], rec["exact_nodes"]) == ("infeasible", 0.25, 77)

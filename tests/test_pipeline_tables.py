@@ -69,3 +69,10 @@ def test_simulate_cli_plays_from_avro(out, capsys):
     rep = json.loads(capsys.readouterr().out)
     assert rep["opener"] == "salet" and rep["hard"] and rep["totalCount"] == 2315
     assert rep["averageTime"] == 0.0  # nothing was searched: the table was played
+
+
+def test_found_opener_scores(out, tmp_path, wordle, monkeypatch):
+    monkeypatch.setattr(openers, "_CACHE", {})
+    assert tables.install_found_opener_scores(wordle, tmp_path) is None  # nothing there
+    assert tables.install_found_opener_scores(wordle, out.parent) == out
+    assert wordle.fingerprint in openers._CACHE

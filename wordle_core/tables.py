@@ -51,13 +51,13 @@ def read_avro_records(files: list[Path]) -> list[dict[str, Any]]:
                 out.extend(fastavro.reader(fh))
         except FileNotFoundError:
             raise TableError(f"table file {str(f)!r} does not exist") from None
-        except Exception as exc:  # noqa: BLE001 - fastavro raises many types on bad bytes
+        except Exception as exc:
             raise TableError(f"{str(f)!r} is not a readable Avro file ({type(exc).__name__}: "
                              f"{str(exc).splitlines()[0] if str(exc) else 'corrupt'})") from None
     return out
 
 
-def load_opener_scores(lexicon: Lexicon, path: str | Path):  # noqa: ANN201
+def load_opener_scores(lexicon: Lexicon, path: str | Path):
     """An :class:`~wordle_core.openers.OpenerScores` aligned with ``lexicon.guesses``."""
     from .openers import OpenerScores
 
@@ -71,7 +71,7 @@ def load_opener_scores(lexicon: Lexicon, path: str | Path):  # noqa: ANN201
         raise TableError(f"opener_scores under {str(path)!r} lacks {len(missing)} of the "
                          f"{len(lexicon.guesses)} {lexicon.name} guesses (e.g. {missing[0]!r})")
     rows = [by_word[w] for w in lexicon.guesses]
-    col = lambda k, t: np.array([r[k] for r in rows], dtype=t)  # noqa: E731
+    col = lambda k, t: np.array([r[k] for r in rows], dtype=t)
     return OpenerScores(
         avg_eliminated=col("avg_eliminated", np.float64),
         avg_remaining=col("avg_remaining", np.float64),
@@ -143,3 +143,28 @@ def load_tree_file(
     if p.is_dir() or p.suffix == ".avro":
         return load_tree_avro(lexicon, p, strategy=strategy, hard=hard, opener=opener, matrix=matrix)
     return Tree.load_json(lexicon, p, matrix)
+
+
+def outputs_dir() -> Path:
+    """Where the pipelines write by default: ``$WORDLE_LAB_OUTPUTS`` or ``./outputs``."""
+    import os
+
+    return Path(os.environ.get("WORDLE_LAB_OUTPUTS", "outputs"))
+
+
+def install_found_opener_scores(lexicon: Lexicon, root: str | Path | None = None) -> Path | None:
+    """Install the first complete ``opener_scores`` table for ``lexicon`` under ``root``.
+
+    Looks in ``root`` (default :func:`outputs_dir`) and its immediate subdirectories
+    (``outputs/default``, ``outputs/full``, ...), in sorted order. Returns the directory
+    used, or None when there is none (the scores are then computed as before). Meant
+    for commands that rank first guesses, so a finished ``run`` is reused for free.
+    """
+    base = Path(root) if root is not None else outputs_dir()
+    if not base.is_dir():
+        return None
+    for d in [base, *sorted(p for p in base.iterdir() if p.is_dir())]:
+        if table_files(d / "opener_scores", "opener_scores") and install_opener_scores(
+                lexicon, d, missing_ok=True):
+            return d
+    return None
