@@ -72,7 +72,19 @@ def test_simulate_cli_plays_from_avro(out, capsys):
 
 
 def test_found_opener_scores(out, tmp_path, wordle, monkeypatch):
+    """The first *complete* table for the lexicon is installed; partial ones are skipped."""
+    import shutil
+
+    from pipelines.sink import avro_bytes, shard_name
+
+    root = tmp_path / "outputs"
+    partial = tables.read_avro_records(tables.table_files(out, "opener_scores"))[:100]
+    (root / "a" / "opener_scores").mkdir(parents=True)
+    (root / "a" / "opener_scores" / shard_name("opener_scores", 0, 1)).write_bytes(
+        avro_bytes("opener_scores", partial))
+    shutil.copytree(out / "opener_scores", root / "b" / "opener_scores")
     monkeypatch.setattr(openers, "_CACHE", {})
-    assert tables.install_found_opener_scores(wordle, tmp_path) is None  # nothing there
-    assert tables.install_found_opener_scores(wordle, out.parent) == out
+    assert tables.install_found_opener_scores(wordle, tmp_path / "nothing") is None
+    assert wordle.fingerprint not in openers._CACHE
+    assert tables.install_found_opener_scores(wordle, root) == root / "b"
     assert wordle.fingerprint in openers._CACHE
