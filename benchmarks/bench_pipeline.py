@@ -81,6 +81,9 @@ def main() -> int:
     print(f"extrapolated: {total / 1e6:.1f} M games ({len(lex.guesses):,} x {len(lex.answers):,}) "
           f"-> {total / rate / 60:,.1f} min per mode at {rate:,.0f} games/s "
           f"(target for configs/full.yaml, both modes: 15 min)")
+    ideal = n / max(child_cpu, 1e-9) * cores
+    print(f"idle-machine estimate ({cores} workers x {n / max(child_cpu, 1e-9):,.0f} games per CPU-second): "
+          f"{ideal:,.0f} games/s -> {total / ideal / 60:,.1f} min per mode")
     print(f"peak memory of the largest worker: {after.ru_maxrss / 1024:,.0f} MiB "
           f"(driver: {resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024:,.0f} MiB)")
     return 0

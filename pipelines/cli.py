@@ -20,8 +20,8 @@ from .config import ConfigError, JobConfig
 from .options import add_job_args, config_from
 
 
-def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None):
-    p = OneLineParser(prog=prog, description=__doc__.splitlines()[0],
+def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about: str = ""):
+    p = OneLineParser(prog=prog, description=about or None,
                       epilog="Any other --flag is passed to Apache Beam "
                       "(e.g. --runner, --direct_num_workers).")
     add_job_args(p, play=play)
@@ -38,7 +38,8 @@ def _say(msg: str) -> None:
 
 def run_scores(argv: Sequence[str] | None = None) -> int:
     """``opener_scores`` for every selected opener (default all)."""
-    ns, beam_args = _parse("wordle-lab pipeline scores", argv, play=False)
+    ns, beam_args = _parse("wordle-lab pipeline scores", argv, play=False,
+                           about="Write opener_scores: first-guess statistics of every selected opener.")
     cfg = config_from(ns)
     if ns.openers:
         cfg = dataclasses.replace(cfg, score_openers=cfg.openers)
@@ -47,13 +48,13 @@ def run_scores(argv: Sequence[str] | None = None) -> int:
     return 0
 
 
-def _play(prog: str, argv: Sequence[str] | None, tables_of) -> int:
+def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
     def extra(p: argparse.ArgumentParser) -> None:
         p.add_argument("--games", action="store_true", help="also write every game (games table)")
         p.add_argument("--exact-budget", type=int, dest="exact_budget", metavar="NODES",
                        help="run wordle_core.hard's exact search with this node budget (hard verdicts)")
 
-    ns, beam_args = _parse(prog, argv, play=True, extra=extra)
+    ns, beam_args = _parse(prog, argv, play=True, extra=extra, about=about)
     cfg = config_from(ns)
     if ns.exact_budget is not None:
         cfg = dataclasses.replace(cfg, exact_node_budget=ns.exact_budget)
@@ -66,17 +67,20 @@ def run_games(argv: Sequence[str] | None = None) -> int:
     """``opener_summaries`` (plus ``games`` with --games or when the config lists it)."""
     return _play("wordle-lab pipeline games", argv,
                  lambda cfg, ns: ["opener_summaries",
-                                  *(["games"] if ns.games or "games" in cfg.outputs else [])])
+                                  *(["games"] if ns.games or "games" in cfg.outputs else [])],
+                 "Play every answer from each opener; write opener_summaries (and games).")
 
 
 def run_hard(argv: Sequence[str] | None = None) -> int:
     """``hard_verdicts`` per opener x strategy."""
-    return _play("wordle-lab pipeline hard", argv, lambda cfg, ns: ["hard_verdicts"])
+    return _play("wordle-lab pipeline hard", argv, lambda cfg, ns: ["hard_verdicts"],
+                 "Hard mode: does each opener win every game under each strategy? Write hard_verdicts.")
 
 
 def run_trees(argv: Sequence[str] | None = None) -> int:
     """``trees`` per opener x strategy x mode."""
-    return _play("wordle-lab pipeline trees", argv, lambda cfg, ns: ["trees"])
+    return _play("wordle-lab pipeline trees", argv, lambda cfg, ns: ["trees"],
+                 "Write each strategy's decision tree per opener and mode (the solver plays from it).")
 
 
 def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> int:
@@ -122,7 +126,8 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
 
 def run_main(argv: Sequence[str] | None = None) -> int:
     """The main job (``wordle-lab run``)."""
-    ns, beam_args = _parse("wordle-lab run", argv, play=True)
+    ns, beam_args = _parse("wordle-lab run", argv, play=True,
+                           about="The main job: opener scores, games, hard verdicts, report, top 10.")
     if not ns.config and not ns.openers:
         raise ConfigError("give --config FILE (e.g. configs/default.yaml) or at least --openers")
     cfg = config_from(ns)
