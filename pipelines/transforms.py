@@ -167,6 +167,7 @@ class PlayOpenerFn(beam.DoFn):
         self.spec, self.strategies, self.modes, self.tables = spec, list(strategies), list(modes), set(tables)
         self.worst_games, self.exact_node_budget = worst_games, exact_node_budget
         self.matrix_path, self.progress_dir = matrix_path, progress_dir
+        self.openers = Metrics.counter(NAMESPACE, "openers_done")  # (opener, mode) items
         self.trees = Metrics.counter(NAMESPACE, "trees_built")
         self.games = Metrics.counter(NAMESPACE, "games_played")
         self.failures = Metrics.counter(NAMESPACE, "games_failed")
@@ -213,6 +214,7 @@ class PlayOpenerFn(beam.DoFn):
                 if exact is None:
                     exact = records.exact_hard_verdict(self.lex, row, self.matrix, self.exact_node_budget)
                 yield ("hard_verdicts", records.verdict_record(tree, exact))
+        self.openers.inc()
         self.progress.add(1)
 
 

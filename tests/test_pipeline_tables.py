@@ -88,3 +88,13 @@ def test_found_opener_scores(out, tmp_path, wordle, monkeypatch):
     assert wordle.fingerprint not in openers._CACHE
     assert tables.install_found_opener_scores(wordle, root) == root / "b"
     assert wordle.fingerprint in openers._CACHE
+
+
+def test_counters_and_summary_line(tmp_path):
+    cfg = build_config(None, output=str(tmp_path), openers="fuzzy", strategies="entropy", modes="hard")
+    res = jobs.run_play(cfg, ["opener_summaries"], LOCAL, None)
+    (rec,) = tables.read_avro_records(tables.table_files(tmp_path, "opener_summaries"))
+    assert res.counters["openers_done"] == res.counters["trees_built"] == 1
+    assert res.counters["games_played"] == rec["games"] == 2315
+    assert res.counters["games_failed"] == rec["failures"] > 0
+    assert "2,315 games" in jobs.describe(res)
