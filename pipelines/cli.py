@@ -50,13 +50,15 @@ def run_scores(argv: Sequence[str] | None = None) -> int:
 
 def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
     def extra(p: argparse.ArgumentParser) -> None:
-        p.add_argument("--games", action="store_true", help="also write every game (games table)")
-        p.add_argument("--exact-budget", type=int, dest="exact_budget", metavar="NODES",
-                       help="run wordle_core.hard's exact search with this node budget (hard verdicts)")
+        if prog.endswith("games"):
+            p.add_argument("--games", action="store_true", help="also write every game (games table)")
+        if prog.endswith("hard"):
+            p.add_argument("--exact-budget", type=int, dest="exact_budget", metavar="NODES",
+                           help="also run wordle_core.hard's exact search with this node budget")
 
     ns, beam_args = _parse(prog, argv, play=True, extra=extra, about=about)
     cfg = config_from(ns)
-    if ns.exact_budget is not None:
+    if getattr(ns, "exact_budget", None) is not None:
         cfg = dataclasses.replace(cfg, exact_node_budget=ns.exact_budget)
     res = jobs.run_play(cfg, tables_of(cfg, ns), beam_args, ns)
     print(jobs.describe(res))
