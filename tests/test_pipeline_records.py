@@ -143,7 +143,7 @@ def test_exact_verdict_calls_hard_module(small_lex, monkeypatch):
 
     calls = []
 
-    def hard_verdict(lexicon, opener_row, matrix, node_budget):  # noqa: ANN001, ANN202
+    def hard_verdict(lexicon, opener_row, matrix, node_budget):
         calls.append((lexicon.name, opener_row, node_budget))
         return {"opener": lexicon.guesses[opener_row], "verdict": "infeasible", "seconds": 0.25, "nodes": 77}
 

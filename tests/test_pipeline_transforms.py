@@ -105,3 +105,26 @@ def test_write_tables_all_shards_sorted(small_lex, tmp_path, shards):
     assert sorted(r["opener"] for r in recs) == [small_lex.guesses[r] for r in rows]
     assert read_table(out_dir, "trees") == []  # empty table: files exist, no records
     assert not list(tmp_path.glob("*/.staging-*"))
+
+
+def test_hard_verdicts_exact_once_per_opener(small_lex, monkeypatch):
+    """The exact search runs once per opener; every strategy's record carries its verdict."""
+    import sys
+    import types
+
+    calls = []
+
+    def hard_verdict(lexicon, opener_row, matrix, node_budget):
+        calls.append(int(opener_row))
+        return {"verdict": "feasible" if opener_row % 2 else "infeasible", "seconds": 0.5, "nodes": 9}
+
+    monkeypatch.setitem(sys.modules, "wordle_core.hard", types.SimpleNamespace(hard_verdict=hard_verdict))
+    spec = transforms.LexiconSpec.of(small_lex)
+    rows = [small_lex.guess_index[w] for w in small_lex.answers[30:32]]
+    with _pipeline() as p:
+        out = (p | transforms.HardVerdicts(spec, rows, ["entropy", "minimax"], exact_node_budget=1234)
+               | beam.Map(lambda tr: (tr[1]["opener"], tr[1]["strategy"], tr[1]["exact_verdict"])))
+        assert_that(out, equal_to([
+            (small_lex.guesses[r], s, "feasible" if r % 2 else "infeasible")
+            for r in rows for s in ("entropy", "minimax")]))
+    assert sorted(calls) == sorted(rows)
