@@ -114,9 +114,9 @@ def exact_hard_verdict(lex: Lexicon, opener_row: int, matrix: np.ndarray,
                 "exact_seconds": 0.0, "exact_nodes": 0}
     try:
         from wordle_core.hard import hard_verdict  # type: ignore[import-not-found]
-    except ImportError:
+    except ImportError as exc:
         return {"exact_verdict": "unknown",
-                "exact_note": "wordle_core.hard is not installed in this build",
+                "exact_note": f"wordle_core.hard is not available in this build ({exc})",
                 "exact_seconds": 0.0, "exact_nodes": 0}
     t0 = time.perf_counter()
     res = hard_verdict(lex, opener_row, matrix, node_budget)

@@ -219,8 +219,9 @@ class PlayOpenerFn(beam.DoFn):
 
 
 def play_elements(rows: list[int], modes: list[str], tables: list[str]) -> list[tuple[int, bool]]:
-    """(opener row, hard) work items: the modes asked for, plus hard for verdicts."""
-    hards = {m == "hard" for m in modes}
+    """(opener row, hard) work items: the modes the per-mode tables need, plus hard for verdicts."""
+    per_mode = any(t in tables for t in ("opener_summaries", "games", "trees"))
+    hards = {m == "hard" for m in modes} if per_mode else set()
     if "hard_verdicts" in tables:
         hards.add(True)
     return [(r, h) for h in sorted(hards) for r in sorted(rows)]

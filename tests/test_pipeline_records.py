@@ -85,7 +85,7 @@ def test_exact_verdict_without_module_is_unknown(small_lex, monkeypatch):
 
     monkeypatch.setitem(sys.modules, "wordle_core.hard", None)  # import fails
     rec = records.exact_hard_verdict(small_lex, 0, pattern_matrix(small_lex), 1000)
-    assert rec["exact_verdict"] == "unknown" and "not installed" in rec["exact_note"]
+    assert rec["exact_verdict"] == "unknown" and "not available" in rec["exact_note"]
 
 
 def test_tree_record_rebuilds_same_tree(small_lex):

@@ -128,3 +128,10 @@ def test_hard_verdicts_exact_once_per_opener(small_lex, monkeypatch):
             (small_lex.guesses[r], s, "feasible" if r % 2 else "infeasible")
             for r in rows for s in ("entropy", "minimax")]))
     assert sorted(calls) == sorted(rows)
+
+
+def test_play_elements_only_needed_modes():
+    assert transforms.play_elements([2, 1], ["normal"], ["hard_verdicts"]) == [(1, True), (2, True)]
+    assert transforms.play_elements([1], ["normal"], ["opener_summaries", "hard_verdicts"]) == [
+        (1, False), (1, True)]
+    assert transforms.play_elements([1], ["hard", "normal"], ["trees"]) == [(1, False), (1, True)]
