@@ -14,7 +14,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 run: $(STAMP)
-	$(VENV)/bin/wordle-lab simulate --strategy default
+	$(VENV)/bin/wordle-lab run --config configs/default.yaml
 
 test: $(STAMP)
 	$(PY) -m pytest -q

@@ -1,12 +1,21 @@
 """Loading precomputed tables (pipeline outputs) for the solver.
 
-For now: decision trees saved as JSON by ``simulate --save-tree``. The pipeline
-issue adds the Avro tables (``opener_scores``, ``trees``) here.
+* ``opener_scores`` Avro (``wordle-lab pipeline scores``): installed into
+  :mod:`wordle_core.openers` so anything that ranks first guesses (top-N opener
+  selection, avg-eliminated strategies) reads the table instead of recomputing.
+* ``trees`` Avro (``wordle-lab pipeline trees``) or a JSON tree (``simulate
+  --save-tree``): a decision tree the solver plays from without any search.
+
+A table path may be an output directory (holding ``<table>/``), a table directory
+(holding ``<table>-*-of-*.avro`` shards) or one ``.avro`` file. No Beam import:
+plain fastavro, so the solver starts fast.
 """
 
 from __future__ import annotations
 
+import glob
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
@@ -15,12 +24,147 @@ from .lexicon import Lexicon
 from .tree import Tree
 
 
+class TableError(WordleError):
+    """A table that is missing, unreadable or does not match the lexicon."""
+
+
+def table_files(path: str | Path, table: str) -> list[Path]:
+    """The Avro files of ``table`` under ``path`` (see module doc); empty if none."""
+    p = Path(path)
+    if p.is_file():
+        return [p]
+    for d in (p / table, p):
+        files = sorted(Path(f) for f in glob.glob(str(d / f"{table}-*-of-*.avro")))
+        if files:
+            return files
+    return []
+
+
+def read_avro_records(files: list[Path]) -> list[dict[str, Any]]:
+    """All records of some Avro files; a corrupt file raises :class:`TableError`."""
+    import fastavro
+
+    out: list[dict[str, Any]] = []
+    for f in files:
+        try:
+            with open(f, "rb") as fh:
+                out.extend(fastavro.reader(fh))
+        except FileNotFoundError:
+            raise TableError(f"table file {str(f)!r} does not exist") from None
+        except Exception as exc:
+            raise TableError(f"{str(f)!r} is not a readable Avro file ({type(exc).__name__}: "
+                             f"{str(exc).splitlines()[0] if str(exc) else 'corrupt'})") from None
+    return out
+
+
+def load_opener_scores(lexicon: Lexicon, path: str | Path):
+    """An :class:`~wordle_core.openers.OpenerScores` aligned with ``lexicon.guesses``."""
+    from .openers import OpenerScores
+
+    files = table_files(path, "opener_scores")
+    if not files:
+        raise TableError(f"no opener_scores Avro table under {str(path)!r}")
+    recs = [r for r in read_avro_records(files) if r["lexicon"] == lexicon.name]
+    by_word = {r["opener"]: r for r in recs}
+    missing = [w for w in lexicon.guesses if w not in by_word]
+    if missing:
+        raise TableError(f"opener_scores under {str(path)!r} lacks {len(missing)} of the "
+                         f"{len(lexicon.guesses)} {lexicon.name} guesses (e.g. {missing[0]!r})")
+    rows = [by_word[w] for w in lexicon.guesses]
+    col = lambda k, t: np.array([r[k] for r in rows], dtype=t)
+    return OpenerScores(
+        avg_eliminated=col("avg_eliminated", np.float64),
+        avg_remaining=col("avg_remaining", np.float64),
+        entropy=col("entropy_bits", np.float64),
+        largest=col("largest_bucket", np.int64),
+        buckets=col("buckets", np.int64),
+    )
+
+
+def install_opener_scores(lexicon: Lexicon, path: str | Path, *, missing_ok: bool = False) -> bool:
+    """Make :func:`wordle_core.openers.opener_scores` answer from the Avro table.
+
+    Returns False (and changes nothing) when ``missing_ok`` and there is no complete
+    table for this lexicon under ``path``; then scores are computed as before.
+    """
+    from .openers import set_opener_scores
+
+    try:
+        scores = load_opener_scores(lexicon, path)
+    except TableError:
+        if missing_ok:
+            return False
+        raise
+    set_opener_scores(lexicon, scores)
+    return True
+
+
+def load_tree_avro(
+    lexicon: Lexicon, path: str | Path, *, strategy: str | None = None, hard: bool = False,
+    opener: str | None = None, matrix: np.ndarray | None = None,
+) -> Tree:
+    """The tree for (strategy, mode, opener) from a ``trees`` Avro table.
+
+    ``strategy``/``opener`` may be None when the table holds only one choice; the
+    tree is checked to cover every answer (see :meth:`Tree.from_rows`).
+    """
+    files = table_files(path, "trees")
+    if not files:
+        raise TableError(f"no trees Avro table under {str(path)!r}")
+    mode = "hard" if hard else "normal"
+    recs = [r for r in read_avro_records(files) if r["lexicon"] == lexicon.name and r["mode"] == mode]
+    if strategy is not None:
+        recs = [r for r in recs if r["strategy"] == strategy]
+    if opener is not None:
+        word = lexicon.normalise(opener)
+        recs = [r for r in recs if r["opener"] == word]
+    elif len({r["opener"] for r in recs}) > 1:
+        from .simulate import default_opener
+
+        word = default_opener(lexicon, hard)
+        recs = [r for r in recs if r["opener"] == word] or recs
+    if len(recs) != 1:
+        what = f"strategy {strategy or 'any'}, {mode} mode, opener {opener or 'any'}"
+        raise TableError(f"{len(recs)} trees in {str(path)!r} match {lexicon.name}, {what}; "
+                         "name --strategy and --opener to pick one")
+    rec = recs[0]
+    rows = [(n["path"], n["guess"]) for n in rec["nodes"]]
+    return Tree.from_rows(lexicon, rows, rec["strategy"], hard, matrix)
+
+
 def load_tree_file(
     lexicon: Lexicon, path: str | Path, *, strategy: str | None = None, hard: bool = False,
     opener: str | None = None, matrix: np.ndarray | None = None,
 ) -> Tree:
-    """A tree from a JSON file (``simulate --save-tree``)."""
+    """A tree from a JSON file (``simulate --save-tree``) or a ``trees`` Avro table."""
     p = Path(path)
     if not p.exists():
         raise WordleError(f"tree file {str(p)!r} does not exist")
+    if p.is_dir() or p.suffix == ".avro":
+        return load_tree_avro(lexicon, p, strategy=strategy, hard=hard, opener=opener, matrix=matrix)
     return Tree.load_json(lexicon, p, matrix)
+
+
+def outputs_dir() -> Path:
+    """Where the pipelines write by default: ``$WORDLE_LAB_OUTPUTS`` or ``./outputs``."""
+    import os
+
+    return Path(os.environ.get("WORDLE_LAB_OUTPUTS", "outputs"))
+
+
+def install_found_opener_scores(lexicon: Lexicon, root: str | Path | None = None) -> Path | None:
+    """Install the first complete ``opener_scores`` table for ``lexicon`` under ``root``.
+
+    Looks in ``root`` (default :func:`outputs_dir`) and its immediate subdirectories
+    (``outputs/default``, ``outputs/full``, ...), in sorted order. Returns the directory
+    used, or None when there is none (the scores are then computed as before). Meant
+    for commands that rank first guesses, so a finished ``run`` is reused for free.
+    """
+    base = Path(root) if root is not None else outputs_dir()
+    if not base.is_dir():
+        return None
+    for d in [base, *sorted(p for p in base.iterdir() if p.is_dir())]:
+        if table_files(d / "opener_scores", "opener_scores") and install_opener_scores(
+                lexicon, d, missing_ok=True):
+            return d
+    return None

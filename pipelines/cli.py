@@ -1,0 +1,136 @@
+"""``run(argv)`` entry points of every pipeline and of the main job.
+
+Each parses our flags (config + overrides), hands every other flag to Beam, runs,
+and prints one summary line per table written. Used by ``wordle-lab pipeline ...``,
+``wordle-lab run`` and directly: ``python -m pipelines.scores --output DIR``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import sys
+import time
+from collections.abc import Sequence
+
+from wordle_core.cli import OneLineParser
+
+from . import jobs
+from .config import ConfigError, JobConfig
+from .options import add_job_args, config_from
+
+
+def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about: str = ""):
+    p = OneLineParser(prog=prog, description=about or None,
+                      epilog="Any other --flag is passed to Apache Beam "
+                      "(e.g. --runner, --direct_num_workers).")
+    add_job_args(p, play=play)
+    if extra:
+        extra(p)
+    ns, beam_args = p.parse_known_args(list(sys.argv[1:] if argv is None else argv))
+    return ns, beam_args
+
+
+def _say(msg: str) -> None:
+    sys.stderr.write(msg + "\n")
+    sys.stderr.flush()
+
+
+def run_scores(argv: Sequence[str] | None = None) -> int:
+    """``opener_scores`` for every selected opener (default all)."""
+    ns, beam_args = _parse("wordle-lab pipeline scores", argv, play=False,
+                           about="Write opener_scores: first-guess statistics of every selected opener.")
+    cfg = config_from(ns)
+    if ns.openers:
+        cfg = dataclasses.replace(cfg, score_openers=cfg.openers)
+    res = jobs.run_scores(cfg, beam_args, ns)
+    print(jobs.describe(res))
+    return 0
+
+
+def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
+    def extra(p: argparse.ArgumentParser) -> None:
+        if prog.endswith("games"):
+            p.add_argument("--games", action="store_true", help="also write every game (games table)")
+        if prog.endswith("hard"):
+            p.add_argument("--exact-budget", type=int, dest="exact_budget", metavar="NODES",
+                           help="also run wordle_core.hard's exact search with this node budget")
+
+    ns, beam_args = _parse(prog, argv, play=True, extra=extra, about=about)
+    cfg = config_from(ns)
+    if getattr(ns, "exact_budget", None) is not None:
+        cfg = dataclasses.replace(cfg, exact_node_budget=ns.exact_budget)
+    res = jobs.run_play(cfg, tables_of(cfg, ns), beam_args, ns)
+    print(jobs.describe(res))
+    return 0
+
+
+def run_games(argv: Sequence[str] | None = None) -> int:
+    """``opener_summaries`` (plus ``games`` with --games or when the config lists it)."""
+    return _play("wordle-lab pipeline games", argv,
+                 lambda cfg, ns: ["opener_summaries",
+                                  *(["games"] if ns.games or "games" in cfg.outputs else [])],
+                 "Play every answer from each opener; write opener_summaries (and games).")
+
+
+def run_hard(argv: Sequence[str] | None = None) -> int:
+    """``hard_verdicts`` per opener x strategy."""
+    return _play("wordle-lab pipeline hard", argv, lambda cfg, ns: ["hard_verdicts"],
+                 "Hard mode: does each opener win every game under each strategy? Write hard_verdicts.")
+
+
+def run_trees(argv: Sequence[str] | None = None) -> int:
+    """``trees`` per opener x strategy x mode."""
+    return _play("wordle-lab pipeline trees", argv, lambda cfg, ns: ["trees"],
+                 "Write each strategy's decision tree per opener and mode (the solver plays from it).")
+
+
+def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> int:
+    """Scores -> opener selection -> play (one pipeline, one sink) -> report -> top 10."""
+    from wordle_core.lexicon import load_lexicon
+
+    from .report import build_report, format_top, top_table
+
+    t0 = time.perf_counter()
+    lex = load_lexicon(cfg.lexicon)
+    jobs.check_strategies(cfg.strategies)  # fail before any work
+    for sel in (cfg.openers, cfg.score_openers):
+        for w in sel.words:
+            lex.guess_id(w)
+    _say(f"wordle-lab run: {cfg.source} -> {cfg.output}")
+    if "opener_scores" in cfg.outputs:
+        res = jobs.run_scores(cfg, beam_args, ns)
+        _say("  " + jobs.describe(res))
+    play_tables = [t for t in jobs.PLAY_TABLES if t in cfg.outputs]
+    if play_tables:
+        rows = jobs.select_rows(lex, cfg.openers, cfg.output)
+        _say(f"  playing {len(rows)} openers ({cfg.openers.describe()}) x {', '.join(cfg.strategies)} "
+             f"x {', '.join(cfg.modes)}")
+        res = jobs.run_play(cfg, play_tables, beam_args, ns, rows=rows)
+        _say("  " + jobs.describe(res))
+    report_dir = None
+    if "report" in cfg.outputs:
+        from pathlib import Path
+
+        report_dir = Path(cfg.output) / "report"
+        files = build_report(cfg.output, report_dir)
+        _say(f"  report: {len(files)} files")
+    total = time.perf_counter() - t0
+    print(f"done in {total:.1f} s ({total / 60:.1f} min)")
+    if report_dir is not None:
+        print(f"report: {report_dir.resolve()}")
+        if (report_dir / "rankings.csv").exists():
+            g, key = top_table(report_dir, "mean", cfg.top_report, strategy=cfg.strategies[0],
+                               mode=cfg.modes[0], lexicon=lex.name)
+            print(format_top(g, key, "mean"))
+    return 0
+
+
+def run_main(argv: Sequence[str] | None = None) -> int:
+    """The main job (``wordle-lab run``)."""
+    ns, beam_args = _parse("wordle-lab run", argv, play=True,
+                           about="The main job: opener scores, games, hard verdicts, report, top 10.")
+    if not ns.config and not ns.openers:
+        raise ConfigError("give --config FILE (e.g. configs/default.yaml) or at least --openers")
+    cfg = config_from(ns)
+    return main_job(cfg, beam_args, ns)

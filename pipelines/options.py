@@ -1,0 +1,100 @@
+"""Command-line options shared by every pipeline: config flags, then Beam's own.
+
+``--config`` plus the override flags (``--lexicon --openers --strategies --modes
+--output`` ...) are ours; every other flag goes to Beam (``--runner``,
+``--direct_num_workers``, ``--dask_client_address``, ``--project`` ...). A flag that
+neither we nor any Beam options class knows is an error (one line, exit 2) instead
+of being silently discarded, as Beam itself would do.
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+from collections.abc import Sequence
+from typing import Any
+
+from .config import ConfigError, JobConfig, build_config
+
+LOCAL_RUNNER_ARGS = ["--runner=DirectRunner", "--direct_running_mode=multi_processing",
+                     "--direct_num_workers=0"]
+DASK_RUNNER = "apache_beam.runners.dask.dask_runner.DaskRunner"
+
+
+def add_job_args(p: argparse.ArgumentParser, *, play: bool = True) -> None:
+    """Our flags; each overrides the config key of the same name."""
+    p.add_argument("--config", metavar="YAML", help="job config (see configs/); flags override it")
+    p.add_argument("--lexicon", help="built-in lexicon name (default wordle)")
+    p.add_argument("--output", metavar="DIR", help="output directory (tables go to DIR/<table>/)")
+    p.add_argument("--openers", help="all | w1,w2 | top:N[:MEASURE][+w1,w2]")
+    if play:
+        p.add_argument("--strategies", help="comma-separated strategy names (registry)")
+        p.add_argument("--modes", help="normal,hard")
+        p.add_argument("--worst-games", type=int, dest="worst_games",
+                       help="worst games kept per summary (default 5)")
+    p.add_argument("--shards", type=int, help="Avro files per table (default 1)")
+    p.add_argument("--matrix-path", dest="matrix_path", metavar="PATH",
+                   help="pattern matrix .npy for workers (any FileSystems path, e.g. gs://...); "
+                        "default: each worker's local cache")
+    p.add_argument("--dask-workers", dest="dask_workers", type=int, metavar="N",
+                   help="start a local dask.distributed cluster of N worker processes and run on it")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar on stderr")
+
+
+def config_from(ns: argparse.Namespace, **fixed: Any) -> JobConfig:
+    flags = {k: getattr(ns, k, None) for k in ("lexicon", "output", "openers", "strategies", "modes",
+                                                "worst_games", "shards")}
+    flags.update(fixed)
+    return build_config(getattr(ns, "config", None), **flags)
+
+
+def _beam_parser() -> argparse.ArgumentParser:
+    import apache_beam.runners.dask.dask_runner  # noqa: F401  (registers DaskOptions)
+    from apache_beam.options.pipeline_options import PipelineOptions
+
+    parser = argparse.ArgumentParser(add_help=False)
+    seen: set[type] = set()
+    stack = list(PipelineOptions.__subclasses__())
+    while stack:
+        cls = stack.pop()
+        if cls in seen:
+            continue
+        seen.add(cls)
+        stack.extend(cls.__subclasses__())
+        with contextlib.suppress(argparse.ArgumentError):  # an option two classes define
+            cls._add_argparse_args(parser)
+    return parser
+
+
+def check_beam_args(args: Sequence[str]) -> list[str]:
+    """Beam's flags, checked: unknown ones raise :class:`ConfigError`; runner made explicit.
+
+    Without ``--runner`` the job runs on the local DirectRunner with one worker
+    process per core. The runner is always named, because Beam 2.77's default first
+    tries to download the Prism runner (no network here).
+    """
+    args = list(args)
+    _, unknown = _beam_parser().parse_known_args(args)
+    flags = [a for a in unknown if a.startswith("-")]
+    if flags:
+        raise ConfigError(f"unknown option {flags[0].split('=')[0]} (not a wordle-lab or Beam option)")
+    if unknown:
+        raise ConfigError(f"unexpected argument {unknown[0]!r}")
+    has = lambda name: any(a == name or a.startswith(name + "=") for a in args)
+    if not has("--runner"):
+        return [*LOCAL_RUNNER_ARGS, *args]
+    runner = next(a.split("=", 1)[1] if "=" in a else args[args.index(a) + 1]
+                  for a in args if a == "--runner" or a.startswith("--runner="))
+    if runner.endswith("DirectRunner") and not has("--direct_running_mode"):
+        args += LOCAL_RUNNER_ARGS[1:]
+    return args
+
+
+def runner_name(args: Sequence[str]) -> str:
+    for i, a in enumerate(args):
+        if a.startswith("--runner="):
+            return a.split("=", 1)[1].rsplit(".", 1)[-1]
+        if a == "--runner" and i + 1 < len(args):
+            return args[i + 1].rsplit(".", 1)[-1]
+    return "DirectRunner"

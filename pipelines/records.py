@@ -1,0 +1,149 @@
+"""Avro records from engine results: plain functions, no Beam import.
+
+Everything a pipeline does per element is one of these functions, so tests can
+check a record without running a pipeline, and the Beam ``DoFn``s stay thin.
+Record layouts are the schemas in :mod:`pipelines.schemas`.
+"""
+
+from __future__ import annotations
+
+import time
+from typing import Any
+
+import numpy as np
+
+from wordle_core.feedback import pattern_to_str
+from wordle_core.lexicon import Lexicon
+from wordle_core.openers import OpenerScores
+from wordle_core.tree import Tree
+
+Record = dict[str, Any]
+
+
+def mode_name(hard: bool) -> str:
+    return "hard" if hard else "normal"
+
+
+def score_records(lex: Lexicon, rows: np.ndarray, scores: OpenerScores) -> list[Record]:
+    """``opener_scores`` records of guess ``rows``; ``scores`` is aligned with ``rows``."""
+    out = []
+    for i, row in enumerate(np.asarray(rows).tolist()):
+        out.append({
+            "lexicon": lex.name, "mode": "normal", "strategy": "-", "opener": lex.guesses[row],
+            "avg_eliminated": float(scores.avg_eliminated[i]),
+            "avg_remaining": float(scores.avg_remaining[i]),
+            "entropy_bits": float(scores.entropy[i]),
+            "largest_bucket": int(scores.largest[i]),
+            "buckets": int(scores.buckets[i]),
+            "is_answer": bool(lex.guess_is_answer[row]),
+        })
+    return out
+
+
+def _base(tree: Tree) -> Record:
+    L = tree.lexicon
+    return {"lexicon": L.name, "mode": mode_name(tree.hard), "strategy": tree.strategy,
+            "opener": L.guesses[tree.opener]}
+
+
+def game_of(tree: Tree, answer: int) -> Record:
+    """One game read off the tree: answer, guesses and feedback, solved within the limit."""
+    L = tree.lexicon
+    path = tree.path(answer)
+    return {
+        "answer": L.answers[answer],
+        "n_guesses": len(path),
+        "guesses": [L.guesses[g] for g, _ in path],
+        "feedback": [pattern_to_str(p, L.length) for _, p in path],
+        "solved": len(path) <= L.max_guesses,
+    }
+
+
+def worst_answers(tree: Tree, k: int) -> list[int]:
+    """The ``k`` longest games' answers, ties alphabetical (the order ``simulate`` uses)."""
+    answers = tree.answers
+    lengths = tree.lengths()
+    order = np.lexsort((answers, -lengths))
+    return [int(answers[i]) for i in order[:k]]
+
+
+def summary_record(tree: Tree, worst_k: int = 5) -> Record:
+    """``opener_summaries`` record: histogram, mean, max, failures, win rates, worst games."""
+    L = tree.lexicon
+    lengths = tree.lengths()
+    n = len(lengths)
+    top = int(lengths.max()) if n else 0
+    hist = np.bincount(lengths, minlength=max(top, L.max_guesses) + 1)[1:]
+    return {
+        **_base(tree),
+        "games": n,
+        "total_guesses": int(lengths.sum()),
+        "mean_guesses": float(lengths.mean()) if n else 0.0,
+        "histogram": [int(x) for x in hist],
+        "max_guesses": top,
+        "failures": int((lengths > L.max_guesses).sum()),
+        "win_in_3_rate": float((lengths <= 3).mean()) if n else 0.0,
+        "win_in_6_rate": float((lengths <= 6).mean()) if n else 0.0,
+        "tree_nodes": len(tree.guess),
+        "worst_games": [game_of(tree, a) for a in worst_answers(tree, worst_k)],
+    }
+
+
+def game_records(tree: Tree) -> list[Record]:
+    """``games`` records: every game of the tree, answers in alphabetical order."""
+    base = _base(tree)
+    return [{**base, **game_of(tree, int(a))} for a in tree.answers]
+
+
+def tree_record(tree: Tree) -> Record:
+    """``trees`` record: every node as (feedback path, guess), sorted by (depth, path)."""
+    rows = sorted(tree.rows(), key=lambda r: (r[0].count(",") if r[0] else -1, r[0]))
+    return {**_base(tree), "nodes": [{"path": p, "guess": g} for p, g in rows]}
+
+
+def exact_hard_verdict(lex: Lexicon, opener_row: int, matrix: np.ndarray,
+                       node_budget: int | None) -> Record:
+    """Exact hard-mode feasibility from :mod:`wordle_core.hard` when it is installed.
+
+    The module is written in parallel with the pipelines, so it is imported lazily;
+    without it (or with ``node_budget`` None: not asked for) the verdict is
+    ``unknown`` with a note saying why, never a guess.
+    """
+    if node_budget is None:
+        return {"exact_verdict": "unknown", "exact_note": "exact search not requested",
+                "exact_seconds": 0.0, "exact_nodes": 0}
+    try:
+        from wordle_core.hard import hard_verdict  # type: ignore[import-not-found]
+    except ImportError as exc:
+        return {"exact_verdict": "unknown",
+                "exact_note": f"wordle_core.hard is not available in this build ({exc})",
+                "exact_seconds": 0.0, "exact_nodes": 0}
+    t0 = time.perf_counter()
+    res = hard_verdict(lex, opener_row, matrix, node_budget)
+    verdict = res.get("verdict")
+    if verdict is True:
+        verdict = "feasible"
+    elif verdict is False:
+        verdict = "infeasible"
+    verdict = str(verdict) if verdict is not None else "unknown"
+    return {
+        "exact_verdict": verdict,
+        "exact_note": f"wordle_core.hard.hard_verdict, node budget {node_budget}",
+        "exact_seconds": float(res.get("seconds", time.perf_counter() - t0)),
+        "exact_nodes": int(res.get("nodes", 0)),
+    }
+
+
+def verdict_record(tree: Tree, exact: Record) -> Record:
+    """``hard_verdicts`` record of a hard-mode tree plus the opener's exact verdict."""
+    L = tree.lexicon
+    lengths = tree.lengths()
+    worst = worst_answers(tree, 1)
+    return {
+        **_base(tree),
+        "wins_all": bool((lengths <= L.max_guesses).all()),
+        "losses": int((lengths > L.max_guesses).sum()),
+        "max_guesses": int(lengths.max()) if len(lengths) else 0,
+        "worst_game": game_of(tree, worst[0]),
+        **exact,
+    }

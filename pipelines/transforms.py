@@ -1,0 +1,271 @@
+"""The composite transforms: thin Beam code around :mod:`pipelines.records`.
+
+Shape (after Apache Beam's complete/game examples): ``Create(work) -> Reshuffle ->
+ParDo(...)``, each a named ``PTransform`` whose output is ``(table, record)`` pairs
+that :class:`pipelines.sink.WriteTables` writes. One output PCollection per
+transform (no tagged outputs: Beam 2.77's Dask runner sends every element to every
+tagged output).
+
+Workers hold the lexicon and the pattern matrix once per *process* (a module-level
+cache filled in ``DoFn.setup``), because Dask calls ``setup`` once per partition: the
+matrix is memory-mapped from the local cache, or read once through ``FileSystems``
+when ``matrix_path`` names a remote file (e.g. ``gs://...`` on Dataflow). Lexicons
+travel as names (built-ins) or as their word lists, never as local file paths.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import time
+import uuid
+from dataclasses import dataclass
+from typing import Any
+
+import apache_beam as beam
+import numpy as np
+from apache_beam.metrics import Metrics
+
+from wordle_core.lexicon import BUILTINS, Lexicon, load_lexicon
+from wordle_core.matrix import pattern_matrix
+
+from . import records
+
+NAMESPACE = "wordle-lab"
+MEMO_LIMIT = 200_000  # strategy memo entries kept per worker before it is cleared
+
+
+@dataclass(frozen=True)
+class LexiconSpec:
+    """A lexicon as workers rebuild it: a built-in name, or the word lists themselves."""
+
+    name: str
+    answers: tuple[str, ...] = ()
+    guesses: tuple[str, ...] = ()
+    max_guesses: int = 6
+
+    @classmethod
+    def of(cls, lex: Lexicon) -> LexiconSpec:
+        if lex.name in BUILTINS and load_lexicon(lex.name).fingerprint == lex.fingerprint:
+            return cls(lex.name)
+        return cls(lex.name, lex.answers, lex.guesses, lex.max_guesses)
+
+    def load(self) -> Lexicon:
+        if not self.answers:
+            return load_lexicon(self.name)
+        return Lexicon.build(self.name, self.answers, self.guesses, self.max_guesses)
+
+
+_PROCESS: dict[Any, Any] = {}  # per worker process: lexicons and matrices
+
+
+def worker_lexicon(spec: LexiconSpec) -> Lexicon:
+    key = ("lex", spec)
+    if key not in _PROCESS:
+        _PROCESS[key] = spec.load()
+    return _PROCESS[key]
+
+
+def worker_matrix(lex: Lexicon, matrix_path: str | None) -> np.ndarray:
+    """The pattern matrix, once per process: mmap a local file, else read via FileSystems."""
+    key = ("matrix", lex.fingerprint, matrix_path)
+    if key in _PROCESS:
+        return _PROCESS[key]
+    mat = None
+    if matrix_path:
+        if os.path.exists(matrix_path):
+            mat = np.load(matrix_path, mmap_mode="r")
+        else:
+            from apache_beam.io.filesystems import FileSystems
+
+            if FileSystems.exists(matrix_path):
+                with FileSystems.open(matrix_path, compression_type="uncompressed") as fh:
+                    mat = np.load(io.BytesIO(fh.read()))
+        if mat is not None and mat.shape != (len(lex.guesses), len(lex.answers)):
+            mat = None  # a matrix of another lexicon: do not trust it
+    if mat is None:
+        mat = pattern_matrix(lex)  # local cache (built on a miss)
+    _PROCESS[key] = mat
+    return mat
+
+
+class _Progress:
+    """Best-effort progress for local runs: a per-process count file the driver sums."""
+
+    def __init__(self, directory: str | None) -> None:
+        self.path = (os.path.join(directory, f"{os.getpid()}-{uuid.uuid4().hex[:8]}.count")
+                     if directory and os.path.isdir(directory) else None)
+        self.done = 0
+
+    def add(self, n: int = 1) -> None:
+        self.done += n
+        if self.path:
+            try:
+                with open(self.path, "w") as fh:
+                    fh.write(str(self.done))
+            except OSError:
+                self.path = None
+
+
+# --- opener scores -----------------------------------------------------------------------
+
+class ScoreBlockFn(beam.DoFn):
+    """Scores a block of opener rows in one vectorised pass over the matrix."""
+
+    def __init__(self, spec: LexiconSpec, matrix_path: str | None, progress_dir: str | None) -> None:
+        self.spec, self.matrix_path, self.progress_dir = spec, matrix_path, progress_dir
+        self.scored = Metrics.counter(NAMESPACE, "openers_scored")
+
+    def setup(self) -> None:
+        self.lex = worker_lexicon(self.spec)
+        self.matrix = worker_matrix(self.lex, self.matrix_path)
+        self.progress = _Progress(self.progress_dir)
+
+    def process(self, rows: list[int]):
+        from wordle_core.openers import compute_opener_scores
+
+        arr = np.asarray(rows, dtype=np.int64)
+        scores = compute_opener_scores(self.lex, self.matrix, arr)
+        for rec in records.score_records(self.lex, arr, scores):
+            yield ("opener_scores", rec)
+        self.scored.inc(len(rows))
+        self.progress.add(len(rows))
+
+
+class ScoreOpeners(beam.PTransform):
+    """``opener_scores`` of the given opener rows: blocks -> Reshuffle -> vectorised scoring."""
+
+    def __init__(self, spec: LexiconSpec, rows: list[int], block: int = 512,
+                 matrix_path: str | None = None, progress_dir: str | None = None) -> None:
+        super().__init__()
+        self.spec, self.rows, self.block = spec, sorted(rows), block
+        self.matrix_path, self.progress_dir = matrix_path, progress_dir
+
+    def expand(self, pbegin):
+        blocks = [self.rows[i : i + self.block] for i in range(0, len(self.rows), self.block)]
+        return (
+            pbegin
+            | "OpenerBlocks" >> beam.Create(blocks)
+            | "Spread" >> beam.Reshuffle()
+            | "Score" >> beam.ParDo(ScoreBlockFn(self.spec, self.matrix_path, self.progress_dir))
+        )
+
+
+# --- playing every answer from an opener -----------------------------------------------------
+
+class PlayOpenerFn(beam.DoFn):
+    """One element = (opener row, hard): build each strategy's tree, emit the asked-for tables.
+
+    Tables: ``opener_summaries`` and ``games`` for the modes in ``modes``; ``trees``;
+    ``hard_verdicts`` (hard elements only, with the opener's exact verdict computed
+    once and shared by every strategy's record).
+    """
+
+    def __init__(self, spec: LexiconSpec, strategies: list[str], modes: list[str], tables: list[str],
+                 worst_games: int = 5, exact_node_budget: int | None = None,
+                 matrix_path: str | None = None, progress_dir: str | None = None) -> None:
+        self.spec, self.strategies, self.modes, self.tables = spec, list(strategies), list(modes), set(tables)
+        self.worst_games, self.exact_node_budget = worst_games, exact_node_budget
+        self.matrix_path, self.progress_dir = matrix_path, progress_dir
+        self.openers = Metrics.counter(NAMESPACE, "openers_done")  # (opener, mode) items
+        self.trees = Metrics.counter(NAMESPACE, "trees_built")
+        self.games = Metrics.counter(NAMESPACE, "games_played")
+        self.failures = Metrics.counter(NAMESPACE, "games_failed")
+        self.seconds = Metrics.distribution(NAMESPACE, "tree_ms")
+
+    def setup(self) -> None:
+        from wordle_core.strategies import get_strategy
+
+        self.lex = worker_lexicon(self.spec)
+        self.matrix = worker_matrix(self.lex, self.matrix_path)
+        key = ("strategies", self.spec, tuple(self.strategies))
+        if key not in _PROCESS:  # one instance per process: openers share the memo
+            _PROCESS[key] = {(s, h): get_strategy(s) for s in self.strategies for h in (False, True)}
+        self.strats = _PROCESS[key]
+        self.progress = _Progress(self.progress_dir)
+
+    def process(self, element: tuple[int, bool]):
+        from wordle_core.state import GameState
+        from wordle_core.tree import Tree
+
+        row, hard = int(element[0]), bool(element[1])
+        mode = records.mode_name(hard)
+        want_mode = mode in self.modes
+        exact = None
+        for name in self.strategies:
+            strat = self.strats[(name, hard)]
+            if len(strat._memo) > MEMO_LIMIT:
+                strat._memo.clear()
+            t0 = time.perf_counter()
+            tree = Tree.build(strat, GameState.new(self.lex, hard, self.matrix), row)
+            self.seconds.update(int((time.perf_counter() - t0) * 1000))
+            lengths = tree.lengths()
+            self.trees.inc()
+            self.games.inc(len(lengths))
+            self.failures.inc(int((lengths > self.lex.max_guesses).sum()))
+            if want_mode and "opener_summaries" in self.tables:
+                yield ("opener_summaries", records.summary_record(tree, self.worst_games))
+            if want_mode and "games" in self.tables:
+                for rec in records.game_records(tree):
+                    yield ("games", rec)
+            if want_mode and "trees" in self.tables:
+                yield ("trees", records.tree_record(tree))
+            if hard and "hard_verdicts" in self.tables:
+                if exact is None:
+                    exact = records.exact_hard_verdict(self.lex, row, self.matrix, self.exact_node_budget)
+                yield ("hard_verdicts", records.verdict_record(tree, exact))
+        self.openers.inc()
+        self.progress.add(1)
+
+
+def play_elements(rows: list[int], modes: list[str], tables: list[str]) -> list[tuple[int, bool]]:
+    """(opener row, hard) work items: the modes the per-mode tables need, plus hard for verdicts."""
+    per_mode = any(t in tables for t in ("opener_summaries", "games", "trees"))
+    hards = {m == "hard" for m in modes} if per_mode else set()
+    if "hard_verdicts" in tables:
+        hards.add(True)
+    return [(r, h) for h in sorted(hards) for r in sorted(rows)]
+
+
+class PlayOpeners(beam.PTransform):
+    """Every answer from every opener, per strategy and mode: Create -> Reshuffle -> ParDo."""
+
+    def __init__(self, spec: LexiconSpec, rows: list[int], strategies: list[str], modes: list[str],
+                 tables: list[str], worst_games: int = 5, exact_node_budget: int | None = None,
+                 matrix_path: str | None = None, progress_dir: str | None = None) -> None:
+        super().__init__()
+        self.elements = play_elements(rows, modes, tables)
+        self.fn = PlayOpenerFn(spec, strategies, modes, tables, worst_games, exact_node_budget,
+                               matrix_path, progress_dir)
+
+    def expand(self, pbegin):
+        return (
+            pbegin
+            | "Openers" >> beam.Create(self.elements)
+            | "Spread" >> beam.Reshuffle()
+            | "Play" >> beam.ParDo(self.fn)
+        )
+
+
+class OpenerSummaries(PlayOpeners):
+    """``opener_summaries`` (and ``games`` when asked) per opener x strategy x mode."""
+
+    def __init__(self, spec: LexiconSpec, rows: list[int], strategies: list[str], modes: list[str],
+                 games: bool = False, **kw: Any) -> None:
+        tables = ["opener_summaries", *(["games"] if games else [])]
+        super().__init__(spec, rows, strategies, modes, tables, **kw)
+
+
+class HardVerdicts(PlayOpeners):
+    """``hard_verdicts`` per opener x strategy (hard mode), with the exact verdict."""
+
+    def __init__(self, spec: LexiconSpec, rows: list[int], strategies: list[str], **kw: Any) -> None:
+        super().__init__(spec, rows, strategies, ["hard"], ["hard_verdicts"], **kw)
+
+
+class DecisionTrees(PlayOpeners):
+    """``trees`` per opener x strategy x mode: the solver plays from these alone."""
+
+    def __init__(self, spec: LexiconSpec, rows: list[int], strategies: list[str], modes: list[str],
+                 **kw: Any) -> None:
+        super().__init__(spec, rows, strategies, modes, ["trees"], **kw)

@@ -1,0 +1,151 @@
+"""The commands end to end (in-process DirectRunner) and every bad input: one line, exit 2."""
+
+from __future__ import annotations
+
+import csv
+
+import pytest
+
+from wordle_core.cli import main
+
+LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory", "--no-progress"]
+
+
+def _err_line(capsys) -> str:
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1, err
+    assert err[0].startswith("wordle-lab")
+    return err[0]
+
+
+@pytest.fixture(scope="module")
+def run_dir(tmp_path_factory):
+    """One small main job (flags only, no config): scores for all, two openers played."""
+    out = tmp_path_factory.mktemp("run")
+    rc = main(["run", "--openers", "salet,crane,fuzzy", "--strategies", "entropy,minimax",
+               "--modes", "hard", "--output", str(out), *LOCAL])
+    assert rc == 0
+    return out
+
+
+def test_run_writes_tables_and_report(run_dir, capsys):
+    for table in ("opener_scores", "opener_summaries"):
+        assert len(list((run_dir / table).glob(f"{table}-00000-of-00001.avro"))) == 1
+    report = run_dir / "report"
+    for name in ("rankings.csv", "best_worst.csv", "worst_games.csv", "opener_scores.csv",
+                 "lengths_top.png", "mean_vs_eliminated.png", "ranking.png"):
+        assert (report / name).stat().st_size > 0, name
+    rows = list(csv.DictReader((report / "rankings.csv").open()))
+    assert {(r["strategy"], r["opener"]) for r in rows} == {
+        (s, o) for s in ("entropy", "minimax") for o in ("salet", "crane", "fuzzy")}
+    for r in rows:
+        assert int(r["games"]) == 2315
+    scores = list(csv.DictReader((report / "opener_scores.csv").open()))
+    assert len(scores) == 12972
+
+
+def test_rank_prints_table(run_dir, capsys):
+    assert main(["rank", "--report", str(run_dir / "report"), "--by", "win6", "--top", "2",
+                 "--strategy", "minimax", "--mode", "hard"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith("wordle · minimax · hard mode — top 2 by win6")
+    assert len(out) == 4
+    assert "fuzzy" not in "\n".join(out)  # fuzzy loses the most hard-mode games
+
+
+def test_report_is_deterministic(run_dir, tmp_path):
+    assert main(["report", "--input", str(run_dir), "--output", str(tmp_path)]) == 0
+    for f in (run_dir / "report").iterdir():
+        assert (tmp_path / f.name).read_bytes() == f.read_bytes(), f.name
+
+
+def test_run_is_byte_identical(run_dir, tmp_path):
+    assert main(["pipeline", "games", "--openers", "fuzzy,salet,crane", "--strategies", "entropy,minimax",
+                 "--modes", "hard", "--output", str(tmp_path), *LOCAL]) == 0
+    a = (run_dir / "opener_summaries" / "opener_summaries-00000-of-00001.avro").read_bytes()
+    b = (tmp_path / "opener_summaries" / "opener_summaries-00000-of-00001.avro").read_bytes()
+    assert a == b
+
+
+@pytest.mark.parametrize("yaml_text, needle", [
+    ("lexicon: [wordle\n", "not valid YAML"),
+    ("lexicon: wordle\nstrategys: [entropy]\n", "unknown key(s) strategys"),
+    ("- a\n- b\n", "must be a mapping"),
+    ("modes: [easy]\n", "unknown easy"),
+    ("openers: {top: -3}\n", "'top' must be"),
+    ("openers: {top: 5, by: vibes}\n", "'by' must be one of"),
+    ("shards: 0\n", "expected a whole number >= 1"),
+])
+def test_bad_config(tmp_path, capsys, yaml_text, needle):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(yaml_text)
+    out = tmp_path / "out"
+    assert main(["run", "--config", str(cfg), "--output", str(out), *LOCAL]) == 2
+    assert needle in _err_line(capsys)
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("argv, needle", [
+    (["run", "--config", "no/such.yaml"], "does not exist"),
+    (["run", "--openers", "salet", "--strategies", "nosuch"], "unknown strategy 'nosuch'"),
+    (["run", "--openers", "salet,zzzzz", "--strategies", "entropy"], "'zzzzz' is not an allowed guess"),
+    (["run", "--openers", "salet", "--lexicon", "klingon"], "unknown lexicon 'klingon'"),
+    (["pipeline", "scores", "--stratgies", "entropy"], "unknown option --stratgies"),
+    (["run", "--strategies", "entropy"], "give --config FILE"),
+    (["rank", "--report", "no/such/dir"], "does not exist"),
+    (["report", "--input", "no/such/dir"], "is not a directory"),
+])
+def test_bad_arguments(tmp_path, capsys, argv, needle):
+    out = tmp_path / "out"
+    full = [*argv, "--output", str(out), *LOCAL] if argv[0] in ("run", "pipeline") else argv
+    assert main(full) == 2
+    assert needle in _err_line(capsys)
+    assert not out.exists() or not any(out.iterdir())
+
+
+def test_unwritable_output(tmp_path, capsys):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a directory")
+    assert main(["pipeline", "scores", "--openers", "salet", "--output", str(blocker / "out"), *LOCAL]) == 2
+    assert "is not writable" in _err_line(capsys)
+    assert main(["report", "--input", str(tmp_path), "--output", str(blocker / "r")]) == 2
+
+
+def test_corrupt_avro_report(run_dir, tmp_path, capsys):
+    import shutil
+
+    src = tmp_path / "in"
+    shutil.copytree(run_dir / "opener_scores", src / "opener_scores")
+    bad = src / "opener_summaries" / "opener_summaries-00000-of-00001.avro"
+    bad.parent.mkdir()
+    good = (run_dir / "opener_summaries" / "opener_summaries-00000-of-00001.avro").read_bytes()
+    bad.write_bytes(good[: len(good) // 2])  # truncated
+    out = tmp_path / "report"
+    assert main(["report", "--input", str(src), "--output", str(out)]) == 2
+    assert "not a readable Avro file" in _err_line(capsys)
+    assert not out.exists()
+    bad.write_bytes(b"garbage" * 10)
+    assert main(["report", "--input", str(src), "--output", str(out)]) == 2
+    assert "not a readable Avro file" in _err_line(capsys)
+    assert not out.exists()
+
+
+def test_failed_pipeline_leaves_old_table(run_dir, tmp_path, monkeypatch):
+    """A worker error publishes nothing: the previous table stays, no staging remains."""
+    import shutil
+
+    from pipelines import records
+
+    out = tmp_path / "o"
+    shutil.copytree(run_dir / "opener_summaries", out / "opener_summaries")
+    before = sorted((p.name, p.read_bytes()) for p in (out / "opener_summaries").iterdir())
+
+    def boom(*a, **k):
+        raise RuntimeError("worker failure")
+
+    monkeypatch.setattr(records, "summary_record", boom)
+    with pytest.raises(Exception, match="worker failure"):
+        main(["pipeline", "games", "--openers", "salet", "--strategies", "entropy", "--modes", "hard",
+              "--output", str(out), *LOCAL])
+    after = sorted((p.name, p.read_bytes()) for p in (out / "opener_summaries").iterdir())
+    assert after == before

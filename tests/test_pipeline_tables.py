@@ -1,0 +1,100 @@
+"""The solver reads the pipelines' Avro tables: opener scores and decision trees."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from pipelines import jobs
+from pipelines.config import build_config
+from wordle_core import openers, tables
+from wordle_core.cli import main
+from wordle_core.matrix import pattern_matrix
+from wordle_core.simulate import simulate
+
+LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
+
+
+@pytest.fixture(scope="module")
+def out(tmp_path_factory):
+    d = tmp_path_factory.mktemp("tables")
+    cfg = build_config(None, output=str(d), openers="salet,crane", strategies="entropy,minimax",
+                       modes="normal,hard")
+    jobs.run_scores(cfg, LOCAL, None)
+    hard_only = build_config(None, output=str(d), openers="salet,crane", strategies="entropy,minimax",
+                             modes="hard")
+    jobs.run_play(hard_only, ["trees"], LOCAL, None)
+    return d
+
+
+def test_opener_scores_from_avro_equal_engine(out, wordle, monkeypatch):
+    loaded = tables.load_opener_scores(wordle, out)
+    direct = openers.compute_opener_scores(wordle, pattern_matrix(wordle))
+    for f in ("avg_eliminated", "avg_remaining", "entropy", "largest", "buckets"):
+        assert np.array_equal(getattr(loaded, f), getattr(direct, f)), f
+    monkeypatch.setattr(openers, "_CACHE", {})
+    assert tables.install_opener_scores(wordle, out)
+    assert openers.opener_scores(wordle) is not direct
+    monkeypatch.setattr(openers, "compute_opener_scores", lambda *a, **k: pytest.fail("recomputed"))
+    assert openers.top_openers(wordle, 3) == ["roate", "raise", "raile"]
+
+
+def test_missing_scores_table(tmp_path, wordle):
+    assert tables.install_opener_scores(wordle, tmp_path, missing_ok=True) is False
+    with pytest.raises(tables.TableError, match="no opener_scores"):
+        tables.load_opener_scores(wordle, tmp_path)
+
+
+def test_tree_from_avro_plays_like_strategy(out, wordle):
+    tree = tables.load_tree_file(wordle, out / "trees", strategy="minimax", hard=True, opener="crane",
+                                 matrix=pattern_matrix(wordle))
+    from_table, _ = simulate(wordle, "minimax", "crane", True, pattern_matrix(wordle), tree=tree)
+    direct, _ = simulate(wordle, "minimax", "crane", True, pattern_matrix(wordle))
+    for k in ("totalCount", "guessDistribution", "meanGuesses", "maxGuesses", "failures", "maxGuessWords"):
+        assert from_table[k] == direct[k], k
+
+
+def test_tree_table_selection_errors(out, wordle):
+    with pytest.raises(tables.TableError, match="match"):
+        tables.load_tree_file(wordle, out, strategy=None, hard=True, opener="crane")  # two strategies
+    with pytest.raises(tables.TableError, match="0 trees"):
+        tables.load_tree_file(wordle, out, strategy="entropy", hard=False, opener="crane")  # no normal
+
+
+def test_simulate_cli_plays_from_avro(out, capsys):
+    assert main(["simulate", "--tree", str(out / "trees"), "--strategy", "entropy", "--hard",
+                 "--opener", "salet", "--json"]) == 0
+    import json
+
+    rep = json.loads(capsys.readouterr().out)
+    assert rep["opener"] == "salet" and rep["hard"] and rep["totalCount"] == 2315
+    assert rep["averageTime"] == 0.0  # nothing was searched: the table was played
+
+
+def test_found_opener_scores(out, tmp_path, wordle, monkeypatch):
+    """The first *complete* table for the lexicon is installed; partial ones are skipped."""
+    import shutil
+
+    from pipelines.sink import avro_bytes, shard_name
+
+    root = tmp_path / "outputs"
+    partial = tables.read_avro_records(tables.table_files(out, "opener_scores"))[:100]
+    (root / "a" / "opener_scores").mkdir(parents=True)
+    (root / "a" / "opener_scores" / shard_name("opener_scores", 0, 1)).write_bytes(
+        avro_bytes("opener_scores", partial))
+    shutil.copytree(out / "opener_scores", root / "b" / "opener_scores")
+    monkeypatch.setattr(openers, "_CACHE", {})
+    assert tables.install_found_opener_scores(wordle, tmp_path / "nothing") is None
+    assert wordle.fingerprint not in openers._CACHE
+    assert tables.install_found_opener_scores(wordle, root) == root / "b"
+    assert wordle.fingerprint in openers._CACHE
+
+
+def test_counters_and_summary_line(tmp_path):
+    cfg = build_config(None, output=str(tmp_path), openers="fuzzy", strategies="entropy", modes="hard")
+    res = jobs.run_play(cfg, ["opener_summaries"], LOCAL, None)
+    (rec,) = tables.read_avro_records(tables.table_files(tmp_path, "opener_summaries"))
+    assert res.counters["openers_done"] == res.counters["trees_built"] == 1
+    assert res.counters["games_played"] == rec["games"] == 2315
+    assert res.counters["games_failed"] == rec["failures"] > 0
+    assert "2,315 games" in jobs.describe(res)

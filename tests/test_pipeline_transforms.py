@@ -1,0 +1,137 @@
+"""Every composite transform under TestPipeline + assert_that, against direct calls."""
+
+from __future__ import annotations
+
+import apache_beam as beam
+import numpy as np
+import pytest
+from apache_beam.options.pipeline_options import PipelineOptions
+from apache_beam.testing import test_pipeline as beam_testing
+from apache_beam.testing.util import assert_that, equal_to
+
+from pipelines import records, transforms
+from pipelines.sink import WriteTables, publish, read_table
+from wordle_core.matrix import pattern_matrix
+from wordle_core.openers import compute_opener_scores
+from wordle_core.state import GameState
+from wordle_core.strategies import get_strategy
+from wordle_core.tree import Tree
+
+OPTS = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
+
+
+def _pipeline() -> beam_testing.TestPipeline:
+    return beam_testing.TestPipeline(options=PipelineOptions(OPTS))
+
+
+def _expected_trees(lex, rows, strategies, modes):
+    mat = pattern_matrix(lex)
+    out = []
+    for s in strategies:
+        for hard in sorted({m == "hard" for m in modes}):
+            strat = get_strategy(s)
+            for r in rows:
+                out.append(Tree.build(strat, GameState.new(lex, hard, mat), r))
+    return out
+
+
+def test_score_openers(small_lex):
+    spec = transforms.LexiconSpec.of(small_lex)
+    rows = list(range(0, len(small_lex.guesses), 3))
+    sc = compute_opener_scores(small_lex, pattern_matrix(small_lex), np.array(rows))
+    expected = [("opener_scores", r) for r in records.score_records(small_lex, np.array(rows), sc)]
+    with _pipeline() as p:
+        out = p | transforms.ScoreOpeners(spec, rows, block=64)
+        assert_that(out, equal_to(expected))
+
+
+def test_opener_summaries(small_lex):
+    spec = transforms.LexiconSpec.of(small_lex)
+    rows = [small_lex.guess_index[w] for w in small_lex.answers[:4]]
+    trees = _expected_trees(small_lex, rows, ["entropy", "minimax"], ["normal", "hard"])
+    expected = [("opener_summaries", records.summary_record(t, 3)) for t in trees]
+    assert all(sum(r["histogram"]) == len(small_lex.answers) for _, r in expected)
+    with _pipeline() as p:
+        out = p | transforms.OpenerSummaries(spec, rows, ["entropy", "minimax"], ["normal", "hard"],
+                                             worst_games=3)
+        assert_that(out, equal_to(expected))
+
+
+def test_games_output(small_lex):
+    spec = transforms.LexiconSpec.of(small_lex)
+    rows = [small_lex.guess_index[small_lex.answers[9]]]
+    (tree,) = _expected_trees(small_lex, rows, ["expected-size"], ["normal"])
+    expected = [("opener_summaries", records.summary_record(tree))]
+    expected += [("games", g) for g in records.game_records(tree)]
+    with _pipeline() as p:
+        out = p | transforms.OpenerSummaries(spec, rows, ["expected-size"], ["normal"], games=True)
+        assert_that(out, equal_to(expected))
+
+
+def test_hard_verdicts(small_lex):
+    spec = transforms.LexiconSpec.of(small_lex)
+    rows = [small_lex.guess_index[w] for w in small_lex.answers[10:13]]
+    trees = _expected_trees(small_lex, rows, ["entropy", "partitions"], ["hard"])
+    exact = records.exact_hard_verdict(small_lex, 0, pattern_matrix(small_lex), None)
+    expected = [("hard_verdicts", records.verdict_record(t, exact)) for t in trees]
+    with _pipeline() as p:
+        out = p | transforms.HardVerdicts(spec, rows, ["entropy", "partitions"])
+        assert_that(out, equal_to(expected))
+
+
+def test_decision_trees(small_lex):
+    spec = transforms.LexiconSpec.of(small_lex)
+    rows = [small_lex.guess_index[w] for w in small_lex.answers[20:22]]
+    trees = _expected_trees(small_lex, rows, ["minimax"], ["normal", "hard"])
+    expected = [("trees", records.tree_record(t)) for t in trees]
+    with _pipeline() as p:
+        out = p | transforms.DecisionTrees(spec, rows, ["minimax"], ["normal", "hard"])
+        assert_that(out, equal_to(expected))
+
+
+@pytest.mark.parametrize("shards", [1, 3])
+def test_write_tables_all_shards_sorted(small_lex, tmp_path, shards):
+    spec = transforms.LexiconSpec.of(small_lex)
+    rows = list(range(0, 120))
+    out_dir = str(tmp_path)
+    with _pipeline() as p:
+        pairs = p | transforms.ScoreOpeners(spec, rows, block=50)
+        written = pairs | WriteTables(out_dir, ["opener_scores", "trees"], "t1", shards)
+        assert_that(written | beam.Map(lambda path: path.rsplit("/", 1)[-1]),
+                    equal_to([f"{t}-{s:05d}-of-{shards:05d}.avro" for t in ("opener_scores", "trees")
+                              for s in range(shards)]))
+    publish(out_dir, ["opener_scores", "trees"], "t1")
+    recs = read_table(out_dir, "opener_scores")
+    assert sorted(r["opener"] for r in recs) == [small_lex.guesses[r] for r in rows]
+    assert read_table(out_dir, "trees") == []  # empty table: files exist, no records
+    assert not list(tmp_path.glob("*/.staging-*"))
+
+
+def test_hard_verdicts_exact_once_per_opener(small_lex, monkeypatch):
+    """The exact search runs once per opener; every strategy's record carries its verdict."""
+    import sys
+    import types
+
+    calls = []
+
+    def hard_verdict(lexicon, opener_row, matrix, node_budget):
+        calls.append(int(opener_row))
+        return {"verdict": "feasible" if opener_row % 2 else "infeasible", "seconds": 0.5, "nodes": 9}
+
+    monkeypatch.setitem(sys.modules, "wordle_core.hard", types.SimpleNamespace(hard_verdict=hard_verdict))
+    spec = transforms.LexiconSpec.of(small_lex)
+    rows = [small_lex.guess_index[w] for w in small_lex.answers[30:32]]
+    with _pipeline() as p:
+        out = (p | transforms.HardVerdicts(spec, rows, ["entropy", "minimax"], exact_node_budget=1234)
+               | beam.Map(lambda tr: (tr[1]["opener"], tr[1]["strategy"], tr[1]["exact_verdict"])))
+        assert_that(out, equal_to([
+            (small_lex.guesses[r], s, "feasible" if r % 2 else "infeasible")
+            for r in rows for s in ("entropy", "minimax")]))
+    assert sorted(calls) == sorted(rows)
+
+
+def test_play_elements_only_needed_modes():
+    assert transforms.play_elements([2, 1], ["normal"], ["hard_verdicts"]) == [(1, True), (2, True)]
+    assert transforms.play_elements([1], ["normal"], ["opener_summaries", "hard_verdicts"]) == [
+        (1, False), (1, True)]
+    assert transforms.play_elements([1], ["hard", "normal"], ["trees"]) == [(1, False), (1, True)]

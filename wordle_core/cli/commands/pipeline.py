@@ -1,0 +1,75 @@
+"""Pipeline commands: ``pipeline {scores,games,hard,trees}``, ``run``, ``report``, ``rank``.
+
+``pipeline`` and ``run`` hand their whole argument list to the pipeline's own
+``run(argv)`` (:mod:`pipelines.cli`), because every flag we do not know belongs to
+Apache Beam; those sub-parsers therefore treat ``--flags`` as plain words
+(``prefix_chars='+'``) and ``--help`` is answered by the pipeline's parser.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+PIPELINES = ("scores", "games", "hard", "trees")
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    p = sub.add_parser("pipeline", help="run one Beam pipeline: scores, games, hard or trees "
+                       "(`wordle-lab pipeline scores --help`)", prefix_chars="+", add_help=False)
+    p.add_argument("name", choices=PIPELINES, metavar="{scores,games,hard,trees}")
+    p.add_argument("args", nargs="*")
+    p.set_defaults(func=cmd_pipeline)
+
+    p = sub.add_parser("run", help="the main job: pipelines then report (`wordle-lab run --help`)",
+                       prefix_chars="+", add_help=False)
+    p.add_argument("args", nargs="*")
+    p.set_defaults(func=cmd_run)
+
+    p = sub.add_parser("report", help="CSV rankings and PNG plots from the pipelines' Avro tables")
+    p.add_argument("--input", required=True, metavar="DIR", help="output directory of the pipelines")
+    p.add_argument("--output", metavar="DIR", help="where to write the report (default INPUT/report)")
+    p.set_defaults(func=cmd_report)
+
+    p = sub.add_parser("rank", help="print the opener ranking from a report's rankings.csv")
+    p.add_argument("--report", default="outputs/default/report", metavar="DIR",
+                   help="report directory (default outputs/default/report)")
+    p.add_argument("--by", default="mean", choices=["mean", "win3", "win6", "max", "failures"])
+    p.add_argument("--top", type=int, default=10)
+    p.add_argument("--strategy", help="strategy (default: the first in the file)")
+    p.add_argument("--mode", choices=["normal", "hard"], help="mode (default normal)")
+    p.add_argument("--lexicon", help="lexicon (default: the first in the file)")
+    p.set_defaults(func=cmd_rank)
+
+
+def cmd_pipeline(args: argparse.Namespace) -> int:
+    from pipelines import cli
+
+    return {"scores": cli.run_scores, "games": cli.run_games, "hard": cli.run_hard,
+            "trees": cli.run_trees}[args.name](args.args)
+
+
+def cmd_run(args: argparse.Namespace) -> int:
+    from pipelines import cli
+
+    return cli.run_main(args.args)
+
+
+def cmd_report(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from pipelines.report import build_report
+
+    out = Path(args.output) if args.output else Path(args.input) / "report"
+    files = build_report(args.input, out)
+    print(f"report: {out.resolve()} ({len(files)} files: {', '.join(f.name for f in files)})")
+    return 0
+
+
+def cmd_rank(args: argparse.Namespace) -> int:
+    from pipelines.report import ReportError, format_top, top_table
+
+    if args.top < 1:
+        raise ReportError("--top must be at least 1")
+    g, key = top_table(args.report, args.by, args.top, args.strategy, args.mode, args.lexicon)
+    print(format_top(g, key, args.by))
+    return 0
