@@ -16,7 +16,7 @@ import numpy as np
 from wordle_core.lexicon import load_lexicon
 from wordle_core.matrix import pattern_matrix
 from wordle_core.multiboard import simulate_multi
-from wordle_core.partition import partition_stats
+from wordle_core.partition import partition_stats_numpy
 from wordle_core.prior import weighted_stats
 
 
@@ -28,7 +28,7 @@ def kernel_speed(lex, mat) -> None:
         sets = [np.sort(rng.choice(len(lex.answers), n, replace=False)) for _ in range(20)]
         t0 = time.perf_counter()
         for c in sets:
-            partition_stats(mat, None, c, lex.n_patterns)
+            partition_stats_numpy(mat, None, c, lex.n_patterns)
         t_np = (time.perf_counter() - t0) / len(sets)
         t0 = time.perf_counter()
         for c in sets:

@@ -2,7 +2,7 @@
 
 Targets (issue 5): p50 <= 1 ms for a covered position after start-up; <= 150 ms for an
 uncovered position with all 2,315 candidates left and all 12,972 guesses scored.
-Baseline in the same run: the numpy bincount kernel (``partition_stats``) on the same
+Baseline in the same run: the numpy bincount kernel (``partition_stats_numpy``) on the same
 uncovered position.
 
 Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_suggest.py [--tree FILE] [--strategy entropy]
@@ -23,7 +23,7 @@ import numpy as np
 
 from wordle_core import load_lexicon
 from wordle_core.matrix import pattern_matrix
-from wordle_core.partition import partition_stats
+from wordle_core.partition import partition_stats_numpy
 from wordle_core.state import GameState
 from wordle_core.strategies import get_strategy
 from wordle_core.suggest import suggest
@@ -97,7 +97,7 @@ def main() -> None:
     print(f"uncovered, 2,315 candidates x 12,972 guesses scored (compiled kernel): "
           f"p50 {pct(lat, 50):.1f} ms  p95 {pct(lat, 95):.1f} ms  [target <= 150 ms]")
     cands = root.candidates
-    base = timed(lambda: partition_stats(mat, None, cands, lex.n_patterns), max(3, args.repeat // 3))
+    base = timed(lambda: partition_stats_numpy(mat, None, cands, lex.n_patterns), max(3, args.repeat // 3))
     print(f"  baseline numpy bincount kernel, same position: p50 {pct(base, 50):.1f} ms")
 
     env = dict(os.environ, PYTHONPATH=str(ROOT))

@@ -21,7 +21,7 @@ from wordle_core.multiboard import (
     seeded_answer_sets,
     simulate_multi,
 )
-from wordle_core.partition import partition_stats
+from wordle_core.partition import partition_stats_numpy
 from wordle_core.state import GameState
 from wordle_core.strategies import get_strategy
 from wordle_core.tree import Tree
@@ -51,7 +51,7 @@ def test_choice_maximises_summed_entropy_by_brute_force(small_lex):
             continue
         total = np.zeros(len(small_lex.guesses))
         for c in st.candidates:
-            s = partition_stats(mat, None, c, small_lex.n_patterns)
+            s = partition_stats_numpy(mat, None, c, small_lex.n_patterns)
             total += s.entropy
             total[small_lex.answer_rows[c]] += 1.0 / c.shape[0]
         g = strat.choose(st)

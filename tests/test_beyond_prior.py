@@ -12,7 +12,7 @@ from wordle_core.cli import main
 from wordle_core.errors import WordleError
 from wordle_core.lexicon import Lexicon, load_lexicon
 from wordle_core.matrix import pattern_matrix
-from wordle_core.partition import partition_stats
+from wordle_core.partition import partition_stats_numpy
 from wordle_core.prior import answer_prior, prior_effect, weighted_stats, weighted_success
 from wordle_core.state import GameState
 from wordle_core.strategies import get_strategy
@@ -31,7 +31,7 @@ def test_uniform_weights_reproduce_the_unweighted_kernel(small_lex):
     rng = np.random.default_rng(0)
     for n in (1, 2, 5, 47, 48, 120, len(small_lex.answers)):
         cands = np.sort(rng.choice(len(small_lex.answers), n, replace=False))
-        ref = partition_stats(mat, None, cands, small_lex.n_patterns)
+        ref = partition_stats_numpy(mat, None, cands, small_lex.n_patterns)
         h, sq, mx = weighted_stats(mat, rows, cands, np.ones(n), small_lex.n_patterns)
         np.testing.assert_allclose(h, ref.entropy, atol=1e-12)
         np.testing.assert_array_equal(sq, ref.sum_sq)

@@ -8,7 +8,7 @@ import pytest
 from wordle_core.fastsplit import split_stats
 from wordle_core.feedback import score
 from wordle_core.matrix import pattern_matrix
-from wordle_core.partition import partition_stats
+from wordle_core.partition import partition_stats_numpy
 
 
 @pytest.mark.parametrize("size", [1, 2, 5, 47, 48, 120, 300])
@@ -18,7 +18,7 @@ def test_matches_numpy_kernel(small_lex, size):
     cands = np.sort(rng.choice(len(small_lex.answers), size, replace=False))
     rows = np.sort(rng.choice(len(small_lex.guesses), 200, replace=False))
     fast = split_stats(mat, rows, cands, small_lex.n_patterns)
-    ref = partition_stats(mat, rows, cands, small_lex.n_patterns)
+    ref = partition_stats_numpy(mat, rows, cands, small_lex.n_patterns)
     assert np.array_equal(fast.buckets, ref.buckets)
     assert np.array_equal(fast.largest, ref.largest)
     assert np.array_equal(fast.sum_sq, ref.sum_sq)

