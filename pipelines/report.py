@@ -9,7 +9,8 @@ report is small enough for one process), aggregates with pandas and writes:
 * ``opener_scores.csv`` — every scored opener with its rank per first-guess score;
 * ``best_worst.csv`` — the best and worst 10 openers per measure, strategy and mode;
 * ``hard_mode.csv`` — per opener x strategy: does it win every hard-mode game (seed
-  000's question), losses, worst game, exact verdict;
+  000's question), losses, worst game, whether any strategy in the run wins them all
+  (a constructive proof of feasibility), and the exact verdict;
 * ``worst_games.csv`` — the longest games with full paths;
 * ``lengths_top.png``, ``mean_vs_eliminated.png``, ``ranking.png``.
 
@@ -122,8 +123,10 @@ def hard_table(verdicts: pd.DataFrame) -> pd.DataFrame:
     df = verdicts.copy()
     df["worst_answer"] = df["worst_game"].map(lambda g: g["answer"])
     df["worst_path"] = df["worst_game"].map(_path)
+    # A strategy that wins every game is itself a proof that the opener is feasible.
+    df["won_by_some_strategy"] = df.groupby(["lexicon", "opener"])["wins_all"].transform("any")
     cols = ["lexicon", "strategy", "opener", "wins_all", "losses", "max_guesses", "worst_answer",
-            "worst_path", "exact_verdict", "exact_note"]
+            "worst_path", "won_by_some_strategy", "exact_verdict", "exact_note"]
     return df[cols].sort_values(["lexicon", "strategy", "wins_all", "losses", "opener"],
                                 ascending=[True, True, False, True, True]).reset_index(drop=True)
 

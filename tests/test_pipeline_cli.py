@@ -149,3 +149,18 @@ def test_failed_pipeline_leaves_old_table(run_dir, tmp_path, monkeypatch):
               "--output", str(out), *LOCAL])
     after = sorted((p.name, p.read_bytes()) for p in (out / "opener_summaries").iterdir())
     assert after == before
+
+
+def test_hard_mode_csv(tmp_path):
+    assert main(["pipeline", "hard", "--openers", "salet,fuzzy", "--strategies", "entropy,minimax",
+                 "--output", str(tmp_path), *LOCAL]) == 0
+    assert main(["report", "--input", str(tmp_path)]) == 0
+    rows = list(csv.DictReader((tmp_path / "report" / "hard_mode.csv").open()))
+    assert len(rows) == 4
+    for r in rows:
+        assert (r["wins_all"] == "True") == (r["losses"] == "0")
+        assert int(r["max_guesses"]) == len(r["worst_path"].split())
+        assert r["worst_path"].split()[-1] == f"{r['worst_answer']}:ggggg"
+        same = [x for x in rows if x["opener"] == r["opener"]]
+        assert (r["won_by_some_strategy"] == "True") == any(x["wins_all"] == "True" for x in same)
+        assert r["exact_verdict"] == "unknown"

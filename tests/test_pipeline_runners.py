@@ -33,6 +33,11 @@ def test_dask_equals_direct_runner(tmp_path):
             with local_dask_cluster(2) as address:
                 args = [f"--runner={DASK_RUNNER}", f"--dask_client_address={address}"]
                 assert address.startswith("tcp://127.0.0.1:")
+                from distributed import Client
+
+                with Client(address) as client:  # the nanny's malloc-trim setting is off
+                    env = client.run(lambda: __import__("os").environ.get("MALLOC_TRIM_THRESHOLD_"))
+                assert len(env) == 2 and set(env.values()) == {None}
                 jobs.run_scores(cfg, args, None)
                 jobs.run_play(cfg, TABLES, args, None)
         else:
