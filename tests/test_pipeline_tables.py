@@ -98,3 +98,13 @@ def test_counters_and_summary_line(tmp_path):
     assert res.counters["games_played"] == rec["games"] == 2315
     assert res.counters["games_failed"] == rec["failures"] > 0
     assert "2,315 games" in jobs.describe(res)
+
+
+def test_avg_eliminated_strategies_read_a_finished_table(out, wordle, monkeypatch):
+    """With a table under $WORDLE_LAB_OUTPUTS, `simple` plays from it and nothing is recomputed."""
+    monkeypatch.setattr(openers, "_CACHE", {})
+    monkeypatch.setenv("WORDLE_LAB_OUTPUTS", str(out.parent))
+    monkeypatch.setattr(openers, "compute_opener_scores", lambda *a, **k: pytest.fail("recomputed"))
+    report, _ = simulate(wordle, "simple", "salet", False, pattern_matrix(wordle))
+    assert report["totalCount"] == 2315
+    assert openers._CACHE[wordle.fingerprint].avg_eliminated.shape == (len(wordle.guesses),)

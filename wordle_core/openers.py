@@ -56,9 +56,19 @@ def compute_opener_scores(
 
 
 def opener_scores(lexicon: Lexicon, matrix: np.ndarray | None = None) -> OpenerScores:
-    """The whole table for a lexicon, computed once per process or taken from Avro."""
+    """The whole table for a lexicon: the pipeline's Avro table when one is found, else computed.
+
+    Looked up once per process: a finished ``opener_scores`` table under
+    ``$WORDLE_LAB_OUTPUTS`` (default ``./outputs``) or its subdirectories is read
+    (see :func:`wordle_core.tables.install_found_opener_scores`); otherwise the table
+    is computed in one vectorised pass.
+    """
     hit = _CACHE.get(lexicon.fingerprint)
     if hit is None:
+        from .tables import install_found_opener_scores
+
+        if install_found_opener_scores(lexicon) is not None:
+            return _CACHE[lexicon.fingerprint]
         hit = compute_opener_scores(lexicon, matrix)
         _CACHE[lexicon.fingerprint] = hit
     return hit
