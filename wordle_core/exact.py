@@ -298,7 +298,7 @@ class BestOpener:
     evaluated: int  # openers whose value was searched (the rest fell to the root bound)
     seconds: float
     cpu_seconds: float
-    values: dict[str, int]  # exact totals found (openers proven worse are absent)
+    values: dict[str, int]  # exact totals met on the way (INF: impossible; others absent)
 
     def as_dict(self) -> dict[str, object]:
         won = self.total < INF
@@ -306,7 +306,8 @@ class BestOpener:
                 "mean": round(self.total / self.n_answers, 6) if won else None,
                 "openers": self.openers,
                 "searched": self.evaluated, "seconds": round(self.seconds, 2),
-                "cpuSeconds": round(self.cpu_seconds, 2), "values": self.values}
+                "cpuSeconds": round(self.cpu_seconds, 2),
+                "values": {w: (v if v < INF else None) for w, v in self.values.items()}}
 
 
 def prove_best_opener(solver: ExactSolver, openers: np.ndarray | None = None,
