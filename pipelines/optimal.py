@@ -34,6 +34,8 @@ import fastavro
 from apache_beam.metrics import Metrics
 from apache_beam.options.pipeline_options import PipelineOptions, SetupOptions
 
+from .options import check_beam_args
+
 SCHEMA = fastavro.parse_schema({
     "type": "record",
     "name": "OptimalValue",
@@ -236,7 +238,7 @@ def run(argv: list[str] | None = None, save_main_session: bool = True) -> int:
     args, beam_args = parse_args(argv)
     try:
         openers = openers_for(args)
-        options = PipelineOptions(beam_args)
+        options = PipelineOptions(check_beam_args(beam_args))
         options.view_as(SetupOptions).save_main_session = save_main_session
         t0 = time.perf_counter()
         with beam.Pipeline(options=options) as p:
