@@ -4,7 +4,8 @@ For every (strategy, opener) the article reports, builds the hard-mode decision 
 on the ``wordle`` lexicon (2,315 answers, 12,972 guesses), and prints: games lost
 (over 6 guesses), mean, max, the worst game with its feedback (article notation:
 ``M`` green, ``o`` yellow, ``_`` gray), and the build time, next to the article's
-figures. Also prints the openers each variant chooses by itself.
+figures, and the opener's exact hard-mode verdict (can *any* strategy win every game?).
+Also prints the openers each variant chooses by itself.
 
     PYTHONPATH=. python benchmarks/bench_hard_collision.py [--json OUT]
 """
@@ -19,6 +20,7 @@ import time
 import numpy as np
 
 from wordle_core.feedback import int_to_digits
+from wordle_core.hard import hard_verdict
 from wordle_core.lexicon import load_lexicon
 from wordle_core.matrix import pattern_matrix
 from wordle_core.state import GameState
@@ -67,7 +69,7 @@ def main(argv: list[str] | None = None) -> int:
               f"({time.perf_counter() - t0:.1f} s)", flush=True)
     print()
     hdr = (f"{'variant':<19}{'opener':<7}| {'article: lost mean max worst':<34}| "
-           f"{'project: lost mean max worst':<34}| s")
+           f"{'project: lost mean max worst':<34}| s   | exact verdict")
     print(hdr)
     print("-" * len(hdr))
     for variant, name, opts, opener, a_lost, a_mean, a_max, a_worst in ARTICLE:
@@ -85,7 +87,8 @@ def main(argv: list[str] | None = None) -> int:
         art = (f"{a_lost!s:<4} {a_mean if a_mean else '':<6} {a_max if a_max else '':<3} "
                f"{(a_worst or '').upper():<6}")
         proj = f"{lost:<4} {lengths.mean():.4f} {int(lengths.max()):<3} {lex.answers[worst].upper():<6}"
-        print(f"{variant:<19}{opener.upper():<7}| {art:<34}| {proj:<34}| {secs:.0f}", flush=True)
+        exact = hard_verdict(lex, lex.guess_id(opener), mat)["verdict"]
+        print(f"{variant:<19}{opener.upper():<7}| {art:<34}| {proj:<34}| {secs:<4.0f}| {exact}", flush=True)
         print("    worst: " + " ".join(f"{lex.guesses[g].upper()}:{article_marks(lex, g, p)}"
                                       for g, p in path), flush=True)
         rows.append({
@@ -97,6 +100,7 @@ def main(argv: list[str] | None = None) -> int:
                         "histogram": {int(k): int(v) for k, v in
                                       zip(*np.unique(lengths, return_counts=True), strict=True)}},
             "seconds": round(secs, 1),
+            "exact_verdict": exact,
         })
     if args.json:
         from pathlib import Path
