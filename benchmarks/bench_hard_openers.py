@@ -57,7 +57,8 @@ def _implied(lex, args: argparse.Namespace, done: dict[str, dict]) -> None:
     with open(args.implied_by) as fh:
         for line in fh:
             rec = json.loads(line)
-            if rec["verdict"] == "feasible" and rec["opener"] not in done:
+            mine = done.get(rec["opener"], {}).get("verdict", "unknown")
+            if rec["verdict"] == "feasible" and mine == "unknown":
                 done[rec["opener"]] = {"opener": rec["opener"], "verdict": "feasible", "seconds": 0.0,
                                        "nodes": 0, "lexicon": lex.name, "via": f"feasible on {sup.name}"}
 
