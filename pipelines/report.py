@@ -8,6 +8,8 @@ report is small enough for one process), aggregates with pandas and writes:
   rank per measure (1 = best; ties share the best rank) — the tables of seeds 001/003;
 * ``opener_scores.csv`` — every scored opener with its rank per first-guess score;
 * ``best_worst.csv`` — the best and worst 10 openers per measure, strategy and mode;
+* ``hard_summary.csv`` — per lexicon: how many openers can / cannot guarantee a
+  hard-mode win (exact verdict, or a strategy that won every game), and which;
 * ``hard_mode.csv`` — per opener x strategy: does it win every hard-mode game (seed
   000's question), losses, worst game, whether any strategy in the run wins them all
   (a constructive proof of feasibility), and the exact verdict;
@@ -131,6 +133,25 @@ def hard_table(verdicts: pd.DataFrame) -> pd.DataFrame:
                                 ascending=[True, True, False, True, True]).reset_index(drop=True)
 
 
+def hard_summary(verdicts: pd.DataFrame) -> pd.DataFrame:
+    """Per lexicon: how many openers are feasible / infeasible / unknown in hard mode.
+
+    One row per (lexicon, verdict) with the count and the openers, alphabetical. The
+    exact verdict decides; an opener the exact search left ``unknown`` (or did not
+    run on) still counts as ``feasible`` when some strategy won every game from it,
+    because that strategy's tree is a winning hard-mode strategy.
+    """
+    per = verdicts.groupby(["lexicon", "opener"], sort=True).agg(
+        exact=("exact_verdict", "first"), won=("wins_all", "any")).reset_index()
+    per["verdict"] = per["exact"].where(per["exact"] != "unknown",
+                                        per["won"].map({True: "feasible", False: "unknown"}))
+    rows = []
+    for (lex, verdict), g in per.groupby(["lexicon", "verdict"], sort=True):
+        rows.append({"lexicon": lex, "verdict": verdict, "openers": len(g),
+                     "of": int((per["lexicon"] == lex).sum()), "words": " ".join(g["opener"])})
+    return pd.DataFrame(rows, columns=["lexicon", "verdict", "openers", "of", "words"])
+
+
 def worst_games(summaries: pd.DataFrame) -> pd.DataFrame:
     rows = []
     for _, r in summaries.iterrows():
@@ -228,6 +249,7 @@ def build_report(input_dir: str | Path, output_dir: str | Path) -> list[Path]:
         files["best_worst.csv"] = csv(best_worst(ranks, scores))
         if verdicts is not None and len(verdicts):
             files["hard_mode.csv"] = csv(hard_table(verdicts))
+            files["hard_summary.csv"] = csv(hard_summary(verdicts))
     except KeyError as exc:
         raise ReportError(f"tables under {str(src)!r} lack column {exc}: not wordle-lab output?") from None
     return _publish(Path(output_dir), files)

@@ -164,3 +164,20 @@ def test_hard_mode_csv(tmp_path):
         same = [x for x in rows if x["opener"] == r["opener"]]
         assert (r["won_by_some_strategy"] == "True") == any(x["wins_all"] == "True" for x in same)
         assert r["exact_verdict"] == "unknown"
+    summary = list(csv.DictReader((tmp_path / "report" / "hard_summary.csv").open()))
+    won = {r["opener"] for r in rows if r["wins_all"] == "True"}
+    by_verdict = {r["verdict"]: r for r in summary}
+    assert sum(int(r["openers"]) for r in summary) == 2 == int(summary[0]["of"])
+    feasible = set(by_verdict.get("feasible", {"words": ""})["words"].split())
+    assert feasible == won
+
+
+def test_hard_summary_counts_exact_verdicts(tmp_path):
+    """With the exact search on, proven-infeasible openers are listed and counted."""
+    assert main(["pipeline", "hard", "--lexicon", "nyt", "--openers", "salet,slate,trace",
+                 "--strategies", "entropy", "--exact-budget", "200000", "--output", str(tmp_path),
+                 *LOCAL]) == 0
+    assert main(["report", "--input", str(tmp_path)]) == 0
+    summary = {r["verdict"]: r for r in csv.DictReader((tmp_path / "report" / "hard_summary.csv").open())}
+    assert summary["infeasible"]["words"] == "slate trace" and summary["infeasible"]["openers"] == "2"
+    assert summary["feasible"]["words"] == "salet"
