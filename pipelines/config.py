@@ -24,6 +24,7 @@ from typing import Any
 import yaml
 
 from wordle_core.errors import WordleError
+from wordle_core.io import read_text
 
 from .schemas import TABLES
 
@@ -152,12 +153,7 @@ def load_config(path: str | Path | None) -> dict[str, Any]:
     if path is None:
         return {}
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"config {str(p)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"cannot read config {str(p)!r}: {exc}") from None
+    text = read_text(p, "config", ConfigError)
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:

@@ -22,6 +22,17 @@ def atomic_write_bytes(path: Path, data: bytes) -> None:
         raise
 
 
+def read_text(path: str | Path, what: str, error: type[Exception]) -> str:
+    """A UTF-8 file's text, or ``error`` with one clear line naming ``what`` it was."""
+    p = Path(path)
+    try:
+        return p.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error(f"{what} {str(p)!r} does not exist") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise error(f"cannot read {what} {str(p)!r}: {exc}") from None
+
+
 def atomic_write_text(path: Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 

@@ -19,6 +19,7 @@ import numpy as np
 
 from .errors import LexiconFileError, UnknownLexiconError, UnknownWordError, WrongLengthError
 from .generators import nerdle_equations, primes_with_digits
+from .io import read_text
 
 
 @dataclass(frozen=True, eq=False)
@@ -159,12 +160,7 @@ def encode_words(words: tuple[str, ...] | list[str], alphabet: str) -> np.ndarra
 
 def _read_words(path: str | Path) -> list[str]:
     p = Path(path)
-    try:
-        text = p.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise LexiconFileError(f"word list {str(p)!r} does not exist") from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise LexiconFileError(f"cannot read word list {str(p)!r}: {exc}") from None
+    text = read_text(p, "word list", LexiconFileError)
     words = []
     for line in text.splitlines():
         line = line.strip()

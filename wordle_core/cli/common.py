@@ -71,3 +71,10 @@ def coloured_guess(word: str, pattern_digits: list[int], colour: bool) -> str:
     if not colour:
         return word.upper()
     return "".join(f"{_ANSI[d]} {c.upper()} \x1b[0m" for c, d in zip(word, pattern_digits, strict=True))
+
+
+def print_histogram(dist: dict[str, int], width: int = 40) -> None:
+    """Game lengths as a text bar chart: ``  3  1,215 ████...`` (longest bar = ``width``)."""
+    top = max(dist.values())
+    for k, v in dist.items():
+        print(f"  {k:>2} {v:>6,} {'█' * max(1, round(width * v / top))}")

@@ -25,6 +25,7 @@ from ..common import (
     coloured_guess,
     lexicon_from,
     matrix_for,
+    print_histogram,
     print_json,
     use_colour,
 )
@@ -222,10 +223,7 @@ def cmd_multi_simulate(args: argparse.Namespace) -> int:
     print(f"mean {rep['meanGuesses']:.4f} guesses  max {rep['maxGuesses']}  failures {rep['failures']} "
           f"({100 * rep['failureRate']:.2f}% over {rep['limit']})  {rep['seconds']} s "
           f"({rep['msPerGame']} ms/game)")
-    dist = rep["guessDistribution"]
-    top = max(dist.values())
-    for k, v in dist.items():
-        print(f"  {k:>2} {v:>6,} {'█' * max(1, round(40 * v / top))}")
+    print_histogram(rep["guessDistribution"])
     return 0
 
 

@@ -18,6 +18,7 @@ from ..common import (
     coloured_guess,
     lexicon_from,
     matrix_for,
+    print_histogram,
     print_json,
     use_colour,
 )
@@ -140,11 +141,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     print(f"games {report['totalCount']:,}  mean {report['meanGuesses']:.4f}  "
           f"max {report['maxGuesses']}  failures {report['failures']}  "
           f"({report['averageTime']:.3f} ms/game)")
-    dist = report["guessDistribution"]
-    top = max(dist.values())
-    for k, v in dist.items():
-        bar = "█" * max(1, round(40 * v / top))
-        print(f"  {k:>2} {v:>6,} {bar}")
+    print_histogram(report["guessDistribution"])
     print("hardest:", " ".join(report["maxGuessWords"][:8]))
     return 0
 
