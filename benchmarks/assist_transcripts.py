@@ -2,7 +2,7 @@
 
 For each answer it starts ``wordle-lab assist``, waits for the prompt, reads the guess
 the assistant proposed ("Try WORD" / "It must be WORD"), types the colours the real game
-would show for it (computed with :func:`wordle_core.feedback.score`), and repeats until
+would show for it (computed with :func:`wordle_core.game.feedback.score`), and repeats until
 the assistant reports the solve. One game also types a malformed line first. Prints
 every transcript (stdout and stderr interleaved, as a terminal would show them).
 
@@ -19,7 +19,7 @@ import subprocess
 import sys
 from pathlib import Path
 
-from wordle_core.feedback import score
+from wordle_core.game.feedback import score
 
 ROOT = Path(__file__).resolve().parents[1]
 PROPOSAL = re.compile(r"(?:Try|It must be) (\S+?)[.\s]")

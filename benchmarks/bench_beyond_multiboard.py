@@ -13,11 +13,11 @@ import time
 
 import numpy as np
 
-from wordle_core.lexicon import load_lexicon
-from wordle_core.matrix import pattern_matrix
-from wordle_core.multiboard import simulate_multi
-from wordle_core.partition import partition_stats_numpy
-from wordle_core.prior import weighted_stats
+from wordle_core.analysis.multiboard import simulate_multi
+from wordle_core.game.lexicon import load_lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.kernels.partition import partition_stats_numpy
+from wordle_core.strategies.prior import weighted_stats
 
 
 def kernel_speed(lex, mat) -> None:

@@ -14,9 +14,9 @@ from __future__ import annotations
 import argparse
 import json
 
-from wordle_core.lexicon import load_lexicon
-from wordle_core.matrix import pattern_matrix
-from wordle_core.prior import prior_effect
+from wordle_core.game.lexicon import load_lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.strategies.prior import prior_effect
 
 
 def main() -> None:

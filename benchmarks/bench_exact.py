@@ -20,8 +20,8 @@ import time
 import numpy as np
 
 from wordle_core import load_lexicon
-from wordle_core.exact import INF, ExactSolver, optimal_for_opener
-from wordle_core.simulate import simulate
+from wordle_core.analysis.simulate import simulate
+from wordle_core.search.exact import INF, ExactSolver, optimal_for_opener
 
 OPENERS = "salet,trace,crate,slate,crane,carte,parse,roate,raise,soare,adieu"
 

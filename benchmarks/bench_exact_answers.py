@@ -15,7 +15,7 @@ import json
 import numpy as np
 
 from wordle_core import load_lexicon
-from wordle_core.exact import ExactSolver, prove_best_opener
+from wordle_core.search.exact import ExactSolver, prove_best_opener
 
 
 def main() -> None:

@@ -15,9 +15,9 @@ import argparse
 import time
 
 from wordle_core import load_lexicon
-from wordle_core.openers import top_openers
+from wordle_core.game.tree import build_tree
+from wordle_core.search.openers import top_openers
 from wordle_core.strategies import get_strategy
-from wordle_core.tree import build_tree
 
 
 def main() -> None:

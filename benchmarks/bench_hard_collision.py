@@ -19,13 +19,13 @@ import time
 
 import numpy as np
 
-from wordle_core.feedback import int_to_digits
-from wordle_core.hard import hard_verdict
-from wordle_core.lexicon import load_lexicon
-from wordle_core.matrix import pattern_matrix
-from wordle_core.state import GameState
+from wordle_core.game.feedback import int_to_digits
+from wordle_core.game.lexicon import load_lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
+from wordle_core.search.hard import hard_verdict
 from wordle_core.strategies import get_strategy
-from wordle_core.tree import Tree
 
 # (variant, strategy, options, opener, article: losses, mean, max, worst answer)
 ARTICLE = [
@@ -105,7 +105,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.json:
         from pathlib import Path
 
-        from wordle_core.io import atomic_write_text
+        from wordle_core.files import atomic_write_text
 
         atomic_write_text(Path(args.json), json.dumps(rows, indent=1))
     return 0

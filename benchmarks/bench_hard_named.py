@@ -15,10 +15,10 @@ import time
 
 import numpy as np
 
-from wordle_core.hard import FEASIBLE, hard_verdict, solver_for
-from wordle_core.lexicon import load_lexicon
-from wordle_core.matrix import pattern_matrix
-from wordle_core.state import GameState
+from wordle_core.game.lexicon import load_lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.search.hard import FEASIBLE, hard_verdict, solver_for
 
 NAMED = ["salet", "crane", "crate", "slate", "trace", "raise", "arose", "soare"]
 

@@ -1,7 +1,7 @@
 """Full-opener (or sampled) exact hard-mode verdicts, fanned out over worker processes.
 
 The stand-in for the ``hard`` Beam pipeline while that is not on main: every worker
-keeps one :class:`wordle_core.hard.HardSolver` (and its memo) for all the openers it
+keeps one :class:`wordle_core.search.hard.HardSolver` (and its memo) for all the openers it
 is given. Writes one JSON line per opener as it finishes (``OUT.partial``; renamed to
 ``OUT`` when the run completes, and a rerun resumes from the partial file), then prints
 the counts, the wall time and the per-opener time distribution.
@@ -33,15 +33,15 @@ _LEX = None
 
 def _init(name: str) -> None:
     global _LEX
-    from wordle_core.lexicon import load_lexicon
-    from wordle_core.matrix import pattern_matrix
+    from wordle_core.game.lexicon import load_lexicon
+    from wordle_core.game.matrix import pattern_matrix
 
     _LEX = load_lexicon(name)
     pattern_matrix(_LEX)
 
 
 def _one(args: tuple[int, int]) -> dict:
-    from wordle_core.hard import hard_verdict
+    from wordle_core.search.hard import hard_verdict
 
     row, budget = args
     return hard_verdict(_LEX, row, node_budget=budget)
@@ -49,7 +49,7 @@ def _one(args: tuple[int, int]) -> dict:
 
 def _implied(lex, args: argparse.Namespace, done: dict[str, dict]) -> None:
     """Feasible with more answers => feasible with fewer (restrict the winning strategy)."""
-    from wordle_core.lexicon import load_lexicon
+    from wordle_core.game.lexicon import load_lexicon
 
     sup = load_lexicon(args.implied_lexicon)
     if sup.guesses != lex.guesses or not set(lex.answers) <= set(sup.answers):
@@ -90,8 +90,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--implied-lexicon", help="that lexicon's name (checked: same guesses, answers superset)")
     args = ap.parse_args(argv)
 
-    from wordle_core.lexicon import load_lexicon
-    from wordle_core.matrix import pattern_matrix
+    from wordle_core.game.lexicon import load_lexicon
+    from wordle_core.game.matrix import pattern_matrix
 
     lex = load_lexicon(args.lexicon)
     pattern_matrix(lex)  # build/cache once before forking
@@ -141,7 +141,7 @@ def main(argv: list[str] | None = None) -> int:
     recs = sorted((done[lex.guesses[int(r)]] for r in rows if lex.guesses[int(r)] in done),
                   key=lambda r: r["opener"])
     if len(recs) == len(rows):
-        from wordle_core.io import atomic_write_text
+        from wordle_core.files import atomic_write_text
 
         atomic_write_text(out, "".join(json.dumps(r, sort_keys=True) + "\n" for r in recs))
         part.unlink(missing_ok=True)

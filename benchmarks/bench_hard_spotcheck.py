@@ -1,8 +1,8 @@
 """Spot-check exact hard-mode verdicts with an independent, slower method.
 
-Independent of :mod:`wordle_core.hard` (no shared search code, no monotone memo, no
-numba kernel): positions are the engine's :class:`~wordle_core.state.GameState`
-(legality from :mod:`wordle_core.rules`, candidates filtered by ``apply``), the AND-OR
+Independent of :mod:`wordle_core.search.hard` (no shared search code, no monotone memo, no
+numba kernel): positions are the engine's :class:`~wordle_core.game.state.GameState`
+(legality from :mod:`wordle_core.game.rules`, candidates filtered by ``apply``), the AND-OR
 recursion is written out plainly with an exact-position memo, and the only
 shortcuts are the two obviously sound ones (a set no larger than the guesses left
 is won by guessing candidates in turn; with two guesses left, a win needs a guess
@@ -22,12 +22,12 @@ import time
 
 import numpy as np
 
-from wordle_core.feedback import all_green
-from wordle_core.hard import hard_verdict
-from wordle_core.lexicon import Lexicon, load_lexicon
-from wordle_core.matrix import pattern_matrix
-from wordle_core.partition import partition_stats, split
-from wordle_core.state import GameState
+from wordle_core.game.feedback import all_green
+from wordle_core.game.lexicon import Lexicon, load_lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.kernels.partition import partition_stats, split
+from wordle_core.search.hard import hard_verdict
 
 
 class Timeout(Exception):  # noqa: N818

@@ -12,7 +12,7 @@ import time
 import numpy as np
 
 from wordle_core import load_lexicon
-from wordle_core.matrix import _LOADED, compute_patterns, pattern_matrix
+from wordle_core.game.matrix import _LOADED, compute_patterns, pattern_matrix
 
 
 def main() -> None:

@@ -24,11 +24,11 @@ import time
 
 from pipelines import jobs
 from pipelines.config import build_config
-from wordle_core.lexicon import load_lexicon
-from wordle_core.matrix import pattern_matrix
-from wordle_core.state import GameState
+from wordle_core.game.lexicon import load_lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
 from wordle_core.strategies import get_strategy
-from wordle_core.tree import Tree
 
 
 def sample_rows(n_guesses: int, k: int) -> list[int]:

@@ -2,14 +2,14 @@
 
 The full fan-out spends ~90 % of its time choosing guesses: at each of the ~300
 non-trivial positions of an opener's tree, the greedy strategies score all 12,972
-guesses over the remaining candidates (:func:`wordle_core.partition.stats_from_block`:
+guesses over the remaining candidates (:func:`wordle_core.kernels.partition.stats_from_block`:
 a numpy gather of the guess x candidate block, then a sort or a bincount). This
 script times that path against a prototype numba kernel that counts buckets per
 guess in a 243-slot array (touching only the candidates' patterns), builds whole
 ``entropy`` trees with both, and checks that they choose the same guesses.
 
 The prototype lives here, not in the engine: it is the evidence for moving such a
-kernel into ``wordle_core.partition`` (engine code), not a second strategy.
+kernel into ``wordle_core.kernels.partition`` (engine code), not a second strategy.
 
 Usage: python benchmarks/bench_pipeline_kernel.py [--openers 6]
 """
@@ -23,12 +23,12 @@ import time
 import numba
 import numpy as np
 
-from wordle_core.lexicon import load_lexicon
-from wordle_core.matrix import pattern_matrix
-from wordle_core.state import GameState
+from wordle_core.game.lexicon import load_lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
 from wordle_core.strategies import get_strategy
 from wordle_core.strategies.base import Strategy, candidate_mask
-from wordle_core.tree import Tree
 
 
 @numba.njit(cache=True, nogil=True)

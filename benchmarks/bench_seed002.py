@@ -12,7 +12,7 @@ import argparse
 import time
 
 from wordle_core import load_lexicon, pattern_matrix
-from wordle_core.simulate import simulate
+from wordle_core.analysis.simulate import simulate
 
 FAMILY = ["simple", "test-all-scored", "test-all-full", "balanced"]
 

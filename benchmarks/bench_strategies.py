@@ -9,7 +9,7 @@ import argparse
 import time
 
 from wordle_core import load_lexicon, pattern_matrix
-from wordle_core.simulate import simulate
+from wordle_core.analysis.simulate import simulate
 from wordle_core.strategies import list_strategies
 
 

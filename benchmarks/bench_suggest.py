@@ -22,13 +22,13 @@ from pathlib import Path
 import numpy as np
 
 from wordle_core import load_lexicon
-from wordle_core.matrix import pattern_matrix
-from wordle_core.partition import partition_stats_numpy
-from wordle_core.state import GameState
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
+from wordle_core.interactive.suggest import suggest
+from wordle_core.kernels.partition import partition_stats_numpy
 from wordle_core.strategies import get_strategy
-from wordle_core.suggest import suggest
-from wordle_core.tables import load_tree_file
-from wordle_core.tree import Tree
+from wordle_core.tables.load import load_tree_file
 
 ROOT = Path(__file__).resolve().parents[1]
 

@@ -8,7 +8,7 @@ Two stages, the same as the scores + games pipelines:
    strategy (a whole decision tree per opener) and rank by mean guesses, then worst game,
    then alphabetical.
 
-The strategy runs on the compiled kernel (:class:`wordle_core.suggest.CompiledPartition`,
+The strategy runs on the compiled kernel (:class:`wordle_core.interactive.suggest.CompiledPartition`,
 identical choices to the registered strategy) because the numpy kernel needs ~0.9 GB of
 counters per Nerdle decision.
 
@@ -27,13 +27,13 @@ import numpy as np
 from tqdm import tqdm
 
 from wordle_core import load_lexicon
-from wordle_core.fastsplit import split_stats
-from wordle_core.io import atomic_write_text
-from wordle_core.matrix import pattern_matrix
-from wordle_core.state import GameState
+from wordle_core.files import atomic_write_text
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
+from wordle_core.interactive.suggest import CompiledPartition
+from wordle_core.kernels.buckets import split_stats
 from wordle_core.strategies import get_strategy
-from wordle_core.suggest import CompiledPartition
-from wordle_core.tree import Tree
 
 
 def first_guess_scores(lex, mat):

@@ -54,7 +54,7 @@ def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
             p.add_argument("--games", action="store_true", help="also write every game (games table)")
         if prog.endswith("hard"):
             p.add_argument("--exact-budget", type=int, dest="exact_budget", metavar="NODES",
-                           help="also run wordle_core.hard's exact search with this node budget")
+                           help="also run wordle_core.search.hard's exact search with this node budget")
 
     ns, beam_args = _parse(prog, argv, play=True, extra=extra, about=about)
     cfg = config_from(ns)
@@ -87,7 +87,7 @@ def run_trees(argv: Sequence[str] | None = None) -> int:
 
 def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> int:
     """Scores -> opener selection -> play (one pipeline, one sink) -> report -> top 10."""
-    from wordle_core.lexicon import load_lexicon
+    from wordle_core.game.lexicon import load_lexicon
 
     from .report import build_report, format_top, top_table
 

@@ -24,7 +24,7 @@ from typing import Any
 import yaml
 
 from wordle_core.errors import WordleError
-from wordle_core.io import read_text
+from wordle_core.files import read_text
 
 from .schemas import TABLES
 

@@ -9,8 +9,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from wordle_core.lexicon import Lexicon, load_lexicon
-from wordle_core.openers import top_openers
+from wordle_core.game.lexicon import Lexicon, load_lexicon
+from wordle_core.search.openers import top_openers
 from wordle_core.strategies import get_strategy
 
 from . import transforms
@@ -37,7 +37,7 @@ def select_rows(lex: Lexicon, sel: OpenerSelection, output: str | None = None) -
     if sel.kind == "list":
         return sorted(set(extras))
     if output:
-        from wordle_core.tables import install_opener_scores
+        from wordle_core.tables.load import install_opener_scores
 
         install_opener_scores(lex, output, missing_ok=True)
     top = [lex.guess_index[w] for w in top_openers(lex, sel.top, sel.by)] if sel.top else []

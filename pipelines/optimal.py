@@ -1,7 +1,7 @@
 """Pipeline ``optimal``: proven optimal totals for many openers, ranked, as Avro.
 
 Fans out over (opener, mode) pairs; each worker proves the exact optimum of its
-opener with :mod:`wordle_core.exact` and, for comparison, builds the ``default``
+opener with :mod:`wordle_core.search.exact` and, for comparison, builds the ``default``
 (look-ahead) and greedy ``entropy`` trees from the same opener. One Avro file holds
 every record; a CSV ranks the openers of each mode by proven total, next to the
 greedy totals.
@@ -64,7 +64,7 @@ SCHEMA = fastavro.parse_schema({
 
 
 def lexicon_from(name: str, answers: str | None, guesses: str | None):
-    from wordle_core.lexicon import resolve_lexicon
+    from wordle_core.game.lexicon import resolve_lexicon
 
     return resolve_lexicon(name, answers, guesses)
 
@@ -80,7 +80,7 @@ class ProveOpenerFn(beam.DoFn):
         self.seconds = Metrics.distribution("optimal", "proof_ms")
 
     def setup(self) -> None:
-        from wordle_core.matrix import pattern_matrix
+        from wordle_core.game.matrix import pattern_matrix
 
         self.lex = lexicon_from(*self.args)
         self.matrix = pattern_matrix(self.lex)
@@ -88,9 +88,9 @@ class ProveOpenerFn(beam.DoFn):
         self.strategies: dict[str, object] = {}
 
     def process(self, element: tuple[str, str]) -> Iterable[dict[str, object]]:
-        from wordle_core.exact import INF, ExactSolver, optimal_for_opener
+        from wordle_core.game.tree import build_tree
+        from wordle_core.search.exact import INF, ExactSolver, optimal_for_opener
         from wordle_core.strategies import get_strategy
-        from wordle_core.tree import build_tree
 
         opener, mode = element
         hard = mode == "hard"
@@ -162,7 +162,7 @@ class WriteTables(beam.DoFn):
         self.output = output
 
     def process(self, records: list[dict[str, object]]) -> Iterable[str]:
-        from wordle_core.io import atomic_write_bytes, atomic_write_text
+        from wordle_core.files import atomic_write_bytes, atomic_write_text
 
         recs = sorted(records, key=lambda r: (r["mode"], r["opener"]))
         buf = io.BytesIO()
@@ -198,7 +198,7 @@ def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, list[str]]:
 def openers_for(args: argparse.Namespace) -> list[str]:
     """The openers to prove (validated here, so a typo fails before the pipeline starts)."""
     from wordle_core.errors import WordleError
-    from wordle_core.openers import top_openers
+    from wordle_core.search.openers import top_openers
 
     lex = lexicon_from(args.lexicon, args.answers, args.guesses)
     if args.openers:

@@ -12,10 +12,10 @@ from typing import Any
 
 import numpy as np
 
-from wordle_core.feedback import pattern_to_str
-from wordle_core.lexicon import Lexicon
-from wordle_core.openers import OpenerScores
-from wordle_core.tree import Tree
+from wordle_core.game.feedback import pattern_to_str
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.tree import Tree
+from wordle_core.search.openers import OpenerScores
 
 Record = dict[str, Any]
 
@@ -103,7 +103,7 @@ def tree_record(tree: Tree) -> Record:
 
 def exact_hard_verdict(lex: Lexicon, opener_row: int, matrix: np.ndarray,
                        node_budget: int | None) -> Record:
-    """Exact hard-mode feasibility from :mod:`wordle_core.hard` when it is installed.
+    """Exact hard-mode feasibility from :mod:`wordle_core.search.hard` when it is installed.
 
     The module is written in parallel with the pipelines, so it is imported lazily;
     without it (or with ``node_budget`` None: not asked for) the verdict is
@@ -113,10 +113,10 @@ def exact_hard_verdict(lex: Lexicon, opener_row: int, matrix: np.ndarray,
         return {"exact_verdict": "unknown", "exact_note": "exact search not requested",
                 "exact_seconds": 0.0, "exact_nodes": 0}
     try:
-        from wordle_core.hard import hard_verdict  # type: ignore[import-not-found]
+        from wordle_core.search.hard import hard_verdict  # type: ignore[import-not-found]
     except ImportError as exc:
         return {"exact_verdict": "unknown",
-                "exact_note": f"wordle_core.hard is not available in this build ({exc})",
+                "exact_note": f"wordle_core.search.hard is not available in this build ({exc})",
                 "exact_seconds": 0.0, "exact_nodes": 0}
     t0 = time.perf_counter()
     res = hard_verdict(lex, opener_row, matrix, node_budget)
@@ -128,7 +128,7 @@ def exact_hard_verdict(lex: Lexicon, opener_row: int, matrix: np.ndarray,
     verdict = str(verdict) if verdict is not None else "unknown"
     return {
         "exact_verdict": verdict,
-        "exact_note": f"wordle_core.hard.hard_verdict, node budget {node_budget}",
+        "exact_note": f"wordle_core.search.hard.hard_verdict, node budget {node_budget}",
         "exact_seconds": float(res.get("seconds", time.perf_counter() - t0)),
         "exact_nodes": int(res.get("nodes", 0)),
     }

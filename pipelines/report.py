@@ -32,7 +32,7 @@ import numpy as np
 import pandas as pd
 
 from wordle_core.errors import WordleError
-from wordle_core.tables import read_avro_records, table_files
+from wordle_core.tables.load import read_avro_records, table_files
 
 # measure -> (column, higher is better)
 MEASURES = {

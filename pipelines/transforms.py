@@ -26,8 +26,8 @@ import apache_beam as beam
 import numpy as np
 from apache_beam.metrics import Metrics
 
-from wordle_core.lexicon import BUILTINS, Lexicon, load_lexicon
-from wordle_core.matrix import pattern_matrix
+from wordle_core.game.lexicon import BUILTINS, Lexicon, load_lexicon
+from wordle_core.game.matrix import pattern_matrix
 
 from . import records
 
@@ -122,7 +122,7 @@ class ScoreBlockFn(beam.DoFn):
         self.progress = _Progress(self.progress_dir)
 
     def process(self, rows: list[int]):
-        from wordle_core.openers import compute_opener_scores
+        from wordle_core.search.openers import compute_opener_scores
 
         arr = np.asarray(rows, dtype=np.int64)
         scores = compute_opener_scores(self.lex, self.matrix, arr)
@@ -185,8 +185,8 @@ class PlayOpenerFn(beam.DoFn):
         self.progress = _Progress(self.progress_dir)
 
     def process(self, element: tuple[int, bool]):
-        from wordle_core.state import GameState
-        from wordle_core.tree import Tree
+        from wordle_core.game.state import GameState
+        from wordle_core.game.tree import Tree
 
         row, hard = int(element[0]), bool(element[1])
         mode = records.mode_name(hard)

@@ -10,7 +10,7 @@ import os
 
 import pytest
 
-from wordle_core.lexicon import Lexicon, load_lexicon
+from wordle_core.game.lexicon import Lexicon, load_lexicon
 
 
 @pytest.fixture(scope="session", autouse=True)

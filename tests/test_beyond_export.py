@@ -16,11 +16,11 @@ import fastavro
 import pytest
 
 from wordle_core.cli import main
-from wordle_core.export import subtree_sizes, to_csv, to_dot, to_html, tree_from_tables
-from wordle_core.matrix import pattern_matrix
-from wordle_core.state import GameState
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
 from wordle_core.strategies import get_strategy
-from wordle_core.tree import Tree
+from wordle_core.tables.export import subtree_sizes, to_csv, to_dot, to_html, tree_from_tables
 
 # The pipeline's ``trees`` schema (pipelines/schemas.py on the pipelines branch), inlined so
 # this test checks the reader against the agreed layout without importing Beam code.

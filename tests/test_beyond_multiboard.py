@@ -7,11 +7,7 @@ import json
 import numpy as np
 import pytest
 
-from wordle_core.cli import main
-from wordle_core.errors import WordleError
-from wordle_core.feedback import score
-from wordle_core.matrix import pattern_matrix
-from wordle_core.multiboard import (
+from wordle_core.analysis.multiboard import (
     MultiEntropy,
     MultiState,
     default_limit,
@@ -21,10 +17,14 @@ from wordle_core.multiboard import (
     seeded_answer_sets,
     simulate_multi,
 )
-from wordle_core.partition import partition_stats_numpy
-from wordle_core.state import GameState
+from wordle_core.cli import main
+from wordle_core.errors import WordleError
+from wordle_core.game.feedback import score
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
+from wordle_core.kernels.partition import partition_stats_numpy
 from wordle_core.strategies import get_strategy
-from wordle_core.tree import Tree
 
 
 def test_one_board_plays_exactly_the_entropy_tree(small_lex):

@@ -10,12 +10,12 @@ import pytest
 
 from wordle_core.cli import main
 from wordle_core.errors import WordleError
-from wordle_core.lexicon import Lexicon, load_lexicon
-from wordle_core.matrix import pattern_matrix
-from wordle_core.partition import partition_stats_numpy
-from wordle_core.prior import answer_prior, prior_effect, weighted_stats, weighted_success
-from wordle_core.state import GameState
+from wordle_core.game.lexicon import Lexicon, load_lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.kernels.partition import partition_stats_numpy
 from wordle_core.strategies import get_strategy
+from wordle_core.strategies.prior import answer_prior, prior_effect, weighted_stats, weighted_success
 
 
 @pytest.fixture(scope="module")
@@ -82,7 +82,7 @@ def test_uniform_prior_strategy_chooses_like_entropy(small_lex):
 
 
 def test_frequency_prior_guesses_the_likelier_of_two(wordle):
-    from wordle_core.partition import split
+    from wordle_core.kernels.partition import split
 
     root = GameState.new(wordle)
     salet = wordle.guess_id("salet")
@@ -122,7 +122,7 @@ def test_prior_effect_cli(small_all, tmp_path, capsys):
 
 
 def test_threaded_and_single_threaded_kernels_agree_exactly(wordle):
-    from wordle_core import prior
+    from wordle_core.strategies import prior
 
     mat = np.asarray(pattern_matrix(wordle))
     rows = np.arange(len(wordle.guesses), dtype=np.int64)
@@ -139,7 +139,7 @@ def test_threaded_and_single_threaded_kernels_agree_exactly(wordle):
 
 
 def test_prior_flag_on_review_and_tree(wordle, tmp_path, capsys):
-    from wordle_core.prior import strategy_with_prior
+    from wordle_core.strategies.prior import strategy_with_prior
 
     assert strategy_with_prior("entropy", None).name == "entropy"
     s = strategy_with_prior("entropy", "frequency")

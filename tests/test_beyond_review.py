@@ -8,12 +8,12 @@ from collections import Counter
 import numpy as np
 import pytest
 
+from wordle_core.analysis.review import luck_score, review_game, skill_score
 from wordle_core.cli import main
 from wordle_core.errors import WordleError
-from wordle_core.feedback import parse_feedback, score
-from wordle_core.matrix import pattern_matrix
-from wordle_core.review import luck_score, review_game, skill_score
-from wordle_core.state import GameState
+from wordle_core.game.feedback import parse_feedback, score
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
 from wordle_core.strategies import get_strategy
 
 

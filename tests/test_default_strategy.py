@@ -5,9 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wordle_core.simulate import simulate
+from wordle_core.analysis.simulate import simulate
+from wordle_core.game.tree import build_tree
 from wordle_core.strategies import get_strategy
-from wordle_core.tree import build_tree
 
 
 def test_registered_and_depth_aware() -> None:

@@ -7,9 +7,9 @@ import json
 import pytest
 
 from wordle_core.cli import main
-from wordle_core.exact import ExactSolver
-from wordle_core.lexicon import Lexicon
-from wordle_core.tree import Tree
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.tree import Tree
+from wordle_core.search.exact import ExactSolver
 
 
 @pytest.fixture()

@@ -7,8 +7,8 @@ import csv
 import fastavro
 import pytest
 
-from wordle_core.exact import ExactSolver
-from wordle_core.lexicon import Lexicon
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.search.exact import ExactSolver
 
 pytest.importorskip("apache_beam")
 

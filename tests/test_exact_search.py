@@ -1,8 +1,8 @@
 """Exact search against an independent brute force, and its trees against replay.
 
-The brute force below shares nothing with :mod:`wordle_core.kernels`: it recurses over
+The brute force below shares nothing with :mod:`wordle_core.kernels.exact`: it recurses over
 every allowed guess with :class:`GameState` (hard-mode legality from
-:mod:`wordle_core.rules`) and no bounds, on lexicons small enough to enumerate.
+:mod:`wordle_core.game.rules`) and no bounds, on lexicons small enough to enumerate.
 """
 
 from __future__ import annotations
@@ -13,13 +13,13 @@ from functools import cache
 import numpy as np
 import pytest
 
-from wordle_core.exact import INF, ExactSolver, optimal_for_opener
-from wordle_core.feedback import all_green
-from wordle_core.lexicon import Lexicon, load_lexicon
-from wordle_core.partition import split
-from wordle_core.simulate import report_from_tree, simulate
-from wordle_core.state import GameState
-from wordle_core.tree import Tree
+from wordle_core.analysis.simulate import report_from_tree, simulate
+from wordle_core.game.feedback import all_green
+from wordle_core.game.lexicon import Lexicon, load_lexicon
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
+from wordle_core.kernels.partition import split
+from wordle_core.search.exact import INF, ExactSolver, optimal_for_opener
 
 
 def brute_force_opener(lex: Lexicon, opener: int, hard: bool, pool: str, limit: int) -> int:
@@ -167,7 +167,7 @@ def test_salet_published_optimum(wordle: Lexicon) -> None:
 @pytest.mark.parametrize(("pool", "hard"), [("answers", False), ("all", False), ("all", True)])
 def test_prove_best_opener_matches_exhaustive(small_lex: Lexicon, pool: str, hard: bool) -> None:
     """The bound-pruned best-opener proof equals evaluating every opener in full."""
-    from wordle_core.exact import prove_best_opener
+    from wordle_core.search.exact import prove_best_opener
 
     rows = small_lex.answer_rows if pool == "answers" else np.arange(len(small_lex.guesses))
     rows = np.sort(rows)[::4]

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 from tests.reference import reference_score
 from wordle_core import score
 from wordle_core.errors import FeedbackError, WrongLengthError
-from wordle_core.feedback import (
+from wordle_core.game.feedback import (
     all_green,
     digits_to_int,
     int_to_digits,
@@ -18,7 +18,7 @@ from wordle_core.feedback import (
     pattern_to_emoji,
     pattern_to_str,
 )
-from wordle_core.matrix import compute_patterns, pattern_matrix
+from wordle_core.game.matrix import compute_patterns, pattern_matrix
 
 # Hand-checked cases, most of them repeated-letter traps.
 CASES = [

@@ -9,13 +9,13 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
-from wordle_core.feedback import score
-from wordle_core.lexicon import Lexicon
-from wordle_core.matrix import pattern_matrix
-from wordle_core.state import GameState
+from wordle_core.game.feedback import score
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
 from wordle_core.strategies import get_strategy
 from wordle_core.strategies.collision import collision_sets, shard_text, worst_bucket_collisions
-from wordle_core.tree import Tree
 
 
 def fracture(word: str) -> list[str]:

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 import pytest
 
-from wordle_core.hard import FEASIBLE, INFEASIBLE, hard_verdict
-from wordle_core.lexicon import Lexicon, load_lexicon
-from wordle_core.matrix import pattern_matrix
-from wordle_core.simulate import simulate
+from wordle_core.analysis.simulate import simulate
+from wordle_core.game.lexicon import Lexicon, load_lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.search.hard import FEASIBLE, INFEASIBLE, hard_verdict
 
 
 def test_wins_exactly_from_feasible_openers(small_lex: Lexicon) -> None:

@@ -11,12 +11,12 @@ import sys
 import numpy as np
 import pytest
 
-from wordle_core.feedback import all_green
-from wordle_core.hard import FEASIBLE, INFEASIBLE, UNKNOWN, HardSolver, hard_verdict
-from wordle_core.lexicon import Lexicon, load_lexicon
-from wordle_core.matrix import pattern_matrix
-from wordle_core.partition import split
-from wordle_core.state import GameState
+from wordle_core.game.feedback import all_green
+from wordle_core.game.lexicon import Lexicon, load_lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.kernels.partition import split
+from wordle_core.search.hard import FEASIBLE, INFEASIBLE, UNKNOWN, HardSolver, hard_verdict
 
 
 def brute_force_feasible(lex: Lexicon, opener: int) -> bool:

@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from wordle_core.errors import LexiconFileError, UnknownLexiconError, UnknownWordError, WrongLengthError
-from wordle_core.lexicon import BUILTINS, Lexicon, load_lexicon
+from wordle_core.game.lexicon import BUILTINS, Lexicon, load_lexicon
 
 SIZES = {
     "wordle": (2315, 12972),

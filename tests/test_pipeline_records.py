@@ -11,13 +11,13 @@ import pytest
 from pipelines import records
 from pipelines.schemas import SCHEMAS, SORT_KEYS
 from pipelines.sink import avro_bytes
-from wordle_core.feedback import score
-from wordle_core.matrix import pattern_matrix
-from wordle_core.openers import compute_opener_scores
-from wordle_core.simulate import simulate
-from wordle_core.state import GameState
+from wordle_core.analysis.simulate import simulate
+from wordle_core.game.feedback import score
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
+from wordle_core.search.openers import compute_opener_scores
 from wordle_core.strategies import get_strategy
-from wordle_core.tree import Tree
 
 
 def _tree(lex, strategy="entropy", opener="salet", hard=False):
@@ -83,7 +83,7 @@ def test_hard_verdict_matches_lengths(small_lex):
 def test_exact_verdict_without_module_is_unknown(small_lex, monkeypatch):
     import sys
 
-    monkeypatch.setitem(sys.modules, "wordle_core.hard", None)  # import fails
+    monkeypatch.setitem(sys.modules, "wordle_core.search.hard", None)  # import fails
     rec = records.exact_hard_verdict(small_lex, 0, pattern_matrix(small_lex), 1000)
     assert rec["exact_verdict"] == "unknown" and "not available" in rec["exact_note"]
 
@@ -137,7 +137,7 @@ def test_avro_bytes_sorted_and_deterministic(small_lex):
 
 
 def test_exact_verdict_calls_hard_module(small_lex, monkeypatch):
-    """With wordle_core.hard present, its verdict and counts are recorded as given."""
+    """With wordle_core.search.hard present, its verdict and counts are recorded as given."""
     import sys
     import types
 
@@ -147,7 +147,8 @@ def test_exact_verdict_calls_hard_module(small_lex, monkeypatch):
         calls.append((lexicon.name, opener_row, node_budget))
         return {"opener": lexicon.guesses[opener_row], "verdict": "infeasible", "seconds": 0.25, "nodes": 77}
 
-    monkeypatch.setitem(sys.modules, "wordle_core.hard", types.SimpleNamespace(hard_verdict=hard_verdict))
+    fake = types.SimpleNamespace(hard_verdict=hard_verdict)
+    monkeypatch.setitem(sys.modules, "wordle_core.search.hard", fake)
     rec = records.exact_hard_verdict(small_lex, 4, pattern_matrix(small_lex), 500)
     assert calls == [("small", 4, 500)]
     assert (rec["exact_verdict"], rec["exact_seconds"], rec["exact_nodes"]) == ("infeasible", 0.25, 77)

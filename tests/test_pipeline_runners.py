@@ -48,7 +48,7 @@ def test_dask_equals_direct_runner(tmp_path):
                          "opener_scores/opener_scores-00000-of-00001.avro",
                          "opener_summaries/opener_summaries-00000-of-00001.avro",
                          "trees/trees-00000-of-00001.avro"]
-    from wordle_core.tables import read_avro_records
+    from wordle_core.tables.load import read_avro_records
 
     assert len(read_avro_records([direct / "opener_summaries/opener_summaries-00000-of-00001.avro"])) == 6
     assert len(read_avro_records([direct / "opener_scores/opener_scores-00000-of-00001.avro"])) == 41

@@ -7,10 +7,11 @@ import pytest
 
 from pipelines import jobs
 from pipelines.config import build_config
-from wordle_core import openers, tables
+from wordle_core.analysis.simulate import simulate
 from wordle_core.cli import main
-from wordle_core.matrix import pattern_matrix
-from wordle_core.simulate import simulate
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.search import openers
+from wordle_core.tables import load as tables
 
 LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
 

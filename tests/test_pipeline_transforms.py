@@ -11,11 +11,11 @@ from apache_beam.testing.util import assert_that, equal_to
 
 from pipelines import records, transforms
 from pipelines.sink import WriteTables, publish, read_table
-from wordle_core.matrix import pattern_matrix
-from wordle_core.openers import compute_opener_scores
-from wordle_core.state import GameState
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
+from wordle_core.search.openers import compute_opener_scores
 from wordle_core.strategies import get_strategy
-from wordle_core.tree import Tree
 
 OPTS = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
 
@@ -118,7 +118,8 @@ def test_hard_verdicts_exact_once_per_opener(small_lex, monkeypatch):
         calls.append(int(opener_row))
         return {"verdict": "feasible" if opener_row % 2 else "infeasible", "seconds": 0.5, "nodes": 9}
 
-    monkeypatch.setitem(sys.modules, "wordle_core.hard", types.SimpleNamespace(hard_verdict=hard_verdict))
+    fake = types.SimpleNamespace(hard_verdict=hard_verdict)
+    monkeypatch.setitem(sys.modules, "wordle_core.search.hard", fake)
     spec = transforms.LexiconSpec.of(small_lex)
     rows = [small_lex.guess_index[w] for w in small_lex.answers[30:32]]
     with _pipeline() as p:

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from wordle_core.simulate import simulate
+from wordle_core.analysis.simulate import simulate
 
 # (strategy, opener, best published total guesses, max guesses allowed)
 PUBLISHED = [

@@ -9,11 +9,11 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as hst
 
+from wordle_core.analysis.evil import EvilHost, evil_reply, evil_solve
 from wordle_core.errors import HardModeViolation
-from wordle_core.evil import EvilHost, evil_reply, evil_solve
-from wordle_core.feedback import digits_to_int, pattern_to_str, score, score_digits
-from wordle_core.lexicon import Lexicon
-from wordle_core.matrix import pattern_matrix
+from wordle_core.game.feedback import digits_to_int, pattern_to_str, score, score_digits
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.matrix import pattern_matrix
 
 
 def _reference_reply(guess: str, words: list[str]) -> tuple[int, list[str]]:
@@ -72,7 +72,7 @@ def test_host_enforces_hard_mode(small_lex):
 
 def _brute_force_evil(lex: Lexicon, hard: bool = False, limit: int = 8) -> int | None:
     """Shortest win by breadth-first search over every guess sequence (no pruning)."""
-    from wordle_core.state import GameState
+    from wordle_core.game.state import GameState
 
     frontier = [GameState.new(lex, hard, pattern_matrix(lex))]
     for depth in range(1, limit + 1):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from wordle_core.fastsplit import split_stats
-from wordle_core.feedback import score
-from wordle_core.matrix import pattern_matrix
-from wordle_core.partition import partition_stats_numpy
+from wordle_core.game.feedback import score
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.kernels.buckets import split_stats
+from wordle_core.kernels.partition import partition_stats_numpy
 
 
 @pytest.mark.parametrize("size", [1, 2, 5, 47, 48, 120, 300])
@@ -53,7 +53,7 @@ def test_default_rows_is_every_guess(small_lex):
 
 @pytest.mark.parametrize("size", [2, 4, 8, 15])
 def test_first_perfect_split_matches_full_stats(small_lex, size):
-    from wordle_core.fastsplit import first_perfect_split
+    from wordle_core.kernels.buckets import first_perfect_split
 
     mat = pattern_matrix(small_lex)
     rng = np.random.default_rng(size)

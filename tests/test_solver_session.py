@@ -6,9 +6,9 @@ import numpy as np
 import pytest
 from _solver_cli import cli, run_main, write_lexicon
 
-from wordle_core.feedback import parse_feedback, score
-from wordle_core.matrix import pattern_matrix
-from wordle_core.session import AssistSession, PlaySession, render
+from wordle_core.game.feedback import parse_feedback, score
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.interactive.session import AssistSession, PlaySession, render
 from wordle_core.strategies import get_strategy
 
 
@@ -160,7 +160,7 @@ def test_play_evil_is_consistent(small_lex):
 
 
 def test_render_plain_and_colour():
-    from wordle_core.session import tiles
+    from wordle_core.interactive.session import tiles
 
     out = tiles("crane", parse_feedback("gybbb", 5), "1/6")
     assert render(out, False) == "  CRANE gybbb  🟩🟨⬛⬛⬛  1/6"
@@ -184,7 +184,7 @@ def _expected_transcript(session, lines: list[str]) -> str:
 def test_cli_assist_scripted_game(small_lex, tmp_path, k):
     """A whole game through the pipe, with a typo and an undo; stdout must be exactly the
     transcript the pure session produces, and the error goes to stderr as one line."""
-    from wordle_core.lexicon import Lexicon
+    from wordle_core.game.lexicon import Lexicon
 
     flags = write_lexicon(small_lex, tmp_path)
     lex = Lexicon.from_files(flags[1], flags[3])  # what the CLI loads (custom name)
@@ -251,7 +251,7 @@ def test_seeded_answers_differ():
 @pytest.mark.parametrize("k", [0, 101, 205])
 def test_assist_and_play_on_mini_nerdle(k):
     """Equations (digits and operators, six characters) through the same sessions and CLI."""
-    from wordle_core.lexicon import load_lexicon
+    from wordle_core.game.lexicon import load_lexicon
 
     lex = load_lexicon("mini-nerdle")
     answer = lex.answers[k]

@@ -8,13 +8,13 @@ import numpy as np
 import pytest
 from _solver_cli import cli, run_main, write_lexicon
 
-from wordle_core.feedback import score
-from wordle_core.matrix import pattern_matrix
-from wordle_core.state import GameState
+from wordle_core.game.feedback import score
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
+from wordle_core.interactive.suggest import suggest, tree_guess
 from wordle_core.strategies import get_strategy
-from wordle_core.suggest import suggest, tree_guess
-from wordle_core.tables import load_tree_file
-from wordle_core.tree import Tree
+from wordle_core.tables.load import load_tree_file
 
 
 def _node_history(tree: Tree, node: int) -> list[tuple[int, int]]:
@@ -153,7 +153,7 @@ def test_cli_suggest_from_tree_file(small_lex, saved_tree, tmp_path):
     lexflags = write_lexicon(small_lex, tmp_path)
     opener = small_lex.guesses[tree.opener]
     pat = next(iter(tree.children[0]))
-    from wordle_core.feedback import pattern_to_str
+    from wordle_core.game.feedback import pattern_to_str
 
     hist = f"{opener}:{pattern_to_str(pat, 5)}"
     base = ["suggest", *lexflags, "--strategy", "entropy",
@@ -194,7 +194,7 @@ def test_cli_bad_input_in_a_real_process():
 
 @pytest.mark.parametrize("name", ["entropy", "minimax"])
 def test_compiled_strategy_builds_the_same_tree(small_lex, name):
-    from wordle_core.suggest import CompiledPartition
+    from wordle_core.interactive.suggest import CompiledPartition
 
     mat = pattern_matrix(small_lex)
     root = GameState.new(small_lex, False, mat)
@@ -212,7 +212,7 @@ def test_suggest_from_a_trees_avro_table(small_lex, tmp_path, capsys):
 
     mat = pattern_matrix(small_lex)
     flags = write_lexicon(small_lex, tmp_path)
-    from wordle_core.lexicon import Lexicon
+    from wordle_core.game.lexicon import Lexicon
 
     lex = Lexicon.from_files(flags[1], flags[3])  # the name the CLI will see
     trees = [Tree.build(get_strategy("entropy"), GameState.new(lex, False, pattern_matrix(lex)), op)
@@ -224,7 +224,7 @@ def test_suggest_from_a_trees_avro_table(small_lex, tmp_path, capsys):
     tree = trees[1]
     node = next(c for c in tree.children[0].values() if tree.children[c])
     pat = tree.pattern_in[node]
-    from wordle_core.feedback import pattern_to_str
+    from wordle_core.game.feedback import pattern_to_str
 
     hist = f"{lex.guesses[tree.opener]}:{pattern_to_str(pat, 5)}"
     base = ["suggest", *flags, "--strategy", "entropy", "--history", hist, "--json", "--top", "1"]

@@ -10,11 +10,11 @@ from hypothesis import strategies as st
 from tests.reference import reference_buckets, reference_entropy
 from wordle_core import GameState
 from wordle_core.errors import UnknownStrategyError
-from wordle_core.partition import partition_stats, partition_stats_numpy
+from wordle_core.game.tree import Tree
+from wordle_core.kernels.partition import partition_stats, partition_stats_numpy
 from wordle_core.strategies import get_strategy, list_strategies
 from wordle_core.strategies.eliminated import SCORED_ABOVE, SIMPLE_ABOVE, Balanced
 from wordle_core.strategies.letters import letter_split_scores
-from wordle_core.tree import Tree
 
 ALL = [s["name"] for s in list_strategies()]
 FAST = [n for n in ALL if n not in ("default",)]

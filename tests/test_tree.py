@@ -7,8 +7,8 @@ import subprocess
 import sys
 
 from wordle_core import GameState
+from wordle_core.game.tree import Tree
 from wordle_core.strategies import get_strategy
-from wordle_core.tree import Tree
 
 
 def test_tree_games_equal_played_games(small_lex) -> None:

@@ -4,10 +4,10 @@ Pure Python + numpy; nothing here imports Beam, so every per-element step of the
 pipelines is a plain function that tests can call directly.
 """
 
-from .feedback import parse_feedback, pattern_to_emoji, pattern_to_str, score
-from .lexicon import Lexicon, load_lexicon, resolve_lexicon
-from .matrix import pattern_matrix
-from .state import GameState
+from wordle_core.game.feedback import parse_feedback, pattern_to_emoji, pattern_to_str, score
+from wordle_core.game.lexicon import Lexicon, load_lexicon, resolve_lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
 
 __all__ = [
     "GameState",

@@ -1,5 +1,5 @@
 """``python -m wordle_core`` runs the ``wordle-lab`` CLI."""
 
-from .cli import entry
+from wordle_core.cli import entry
 
 entry()

@@ -12,7 +12,7 @@ import importlib
 import pkgutil
 import sys
 
-from ..errors import WordleError
+from wordle_core.errors import WordleError
 
 EXIT_USAGE = 2
 
@@ -26,7 +26,7 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def build_parser() -> argparse.ArgumentParser:
-    from . import commands
+    from wordle_core.cli import commands
 
     parser = OneLineParser(
         prog="wordle-lab",

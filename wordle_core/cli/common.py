@@ -9,8 +9,8 @@ import sys
 
 import numpy as np
 
-from ..lexicon import BUILTINS, DEFAULT_LEXICON, Lexicon, resolve_lexicon
-from ..matrix import pattern_matrix
+from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, Lexicon, resolve_lexicon
+from wordle_core.game.matrix import pattern_matrix
 
 DEFAULT_STRATEGY = "default"
 

@@ -14,8 +14,8 @@ from typing import ClassVar
 
 import numpy as np
 
-from ..errors import UnknownStrategyError
-from ..state import GameState
+from wordle_core.errors import UnknownStrategyError
+from wordle_core.game.state import GameState
 
 
 class Strategy:
@@ -90,7 +90,7 @@ def _load_all() -> None:
     import importlib
     import pkgutil
 
-    from .. import strategies
+    from wordle_core import strategies
 
     for mod in pkgutil.iter_modules(strategies.__path__):
         if mod.name != "base":

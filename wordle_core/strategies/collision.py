@@ -32,11 +32,11 @@ from functools import cache
 
 import numpy as np
 
-from ..lexicon import Lexicon
-from ..partition import stats_from_block
-from ..state import GameState
-from .base import Strategy, candidate_mask, register
-from .greedy import pick_lexicographic
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.state import GameState
+from wordle_core.kernels.partition import stats_from_block
+from wordle_core.strategies.base import Strategy, candidate_mask, register
+from wordle_core.strategies.greedy import pick_lexicographic
 
 _CELLS = 8_000_000  # guesses x shards x patterns per counting block (memory bound)
 
@@ -124,7 +124,7 @@ class _CollisionBase(Strategy):
             block = np.asarray(state.matrix[rows][:, state.candidates])
             st = stats_from_block(block, state.lexicon.n_patterns)
             return int(rows[pick_lexicographic([-st.buckets, st.sum_sq], is_cand)])
-        from . import get_strategy
+        from wordle_core.strategies import get_strategy
 
         # Another registered strategy: ask it, restricted to ``rows``.
         sub = get_strategy(name)

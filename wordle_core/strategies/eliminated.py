@@ -4,7 +4,7 @@ All four choose among the *available* guesses, i.e. the words that still fit eve
 clue (seed 002 plays on lists where every guess may be the answer):
 
 * ``simple``: the available word with the highest *average eliminated* as an opener,
-  read from the engine's opener table (:mod:`wordle_core.openers`; the ``scores``
+  read from the engine's opener table (:mod:`wordle_core.search.openers`; the ``scores``
   pipeline writes the same table as Avro and it is used when loaded);
 * ``test-all-scored``: the available word with the highest mean tile score against
   all available words as answers (green 2, yellow 1, gray 0);
@@ -24,12 +24,12 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..feedback import int_to_digits
-from ..openers import opener_scores
-from ..partition import partition_stats
-from ..state import GameState
-from .base import Strategy, register
-from .letters import green_positions
+from wordle_core.game.feedback import int_to_digits
+from wordle_core.game.state import GameState
+from wordle_core.kernels.partition import partition_stats
+from wordle_core.search.openers import opener_scores
+from wordle_core.strategies.base import Strategy, register
+from wordle_core.strategies.letters import green_positions
 
 SIMPLE_ABOVE = 269
 SCORED_ABOVE = 16

@@ -1,7 +1,7 @@
 """Greedy partition strategies: entropy, expected size, minimax, partition count.
 
 Each scores every allowed guess by how it splits the remaining candidates, in one
-vectorised pass of :func:`wordle_core.partition.partition_stats`, and plays the best;
+vectorised pass of :func:`wordle_core.kernels.partition.partition_stats`, and plays the best;
 ties go to a guess that may be the answer, then alphabetical order.
 
 Option ``pool``: ``all`` (every allowed guess, the default) or ``answers`` (only words
@@ -12,9 +12,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..partition import PartitionStats, partition_stats
-from ..state import GameState
-from .base import Strategy, candidate_mask, register
+from wordle_core.game.state import GameState
+from wordle_core.kernels.partition import PartitionStats, partition_stats
+from wordle_core.strategies.base import Strategy, candidate_mask, register
 
 
 def guess_pool(state: GameState, pool: str = "all") -> np.ndarray:

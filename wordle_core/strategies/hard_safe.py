@@ -3,7 +3,7 @@
 Greedy strategies lose hard-mode games because a locally informative guess can walk
 into a trap (``?ATCH`` with too few guesses left). This strategy keeps the greedy
 ranking but plays the best-ranked guess that the exact feasibility search
-(:mod:`wordle_core.hard`) *proves* still wins every remaining game within the guesses
+(:mod:`wordle_core.search.hard`) *proves* still wins every remaining game within the guesses
 left. From an opener whose hard-mode verdict is ``feasible`` it therefore wins every
 game by construction; from an infeasible opener it does the same wherever a win is
 still possible and otherwise falls back to plain entropy.
@@ -16,11 +16,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..hard import _BudgetExceededError, _Cons, solver_for
-from ..partition import partition_stats
-from ..state import GameState
-from .base import Strategy, candidate_mask, register
-from .greedy import pick_lexicographic
+from wordle_core.game.state import GameState
+from wordle_core.kernels.partition import partition_stats
+from wordle_core.search.hard import _BudgetExceededError, _Cons, solver_for
+from wordle_core.strategies.base import Strategy, candidate_mask, register
+from wordle_core.strategies.greedy import pick_lexicographic
 
 _TRIES = 64  # best-ranked guesses proved before asking the search for any winning guess
 _BUDGET = 400_000  # OR nodes per proof attempt

@@ -19,9 +19,9 @@ import zlib
 
 import numpy as np
 
-from ..feedback import GREEN, int_to_digits
-from ..state import GameState
-from .base import Strategy, register
+from wordle_core.game.feedback import GREEN, int_to_digits
+from wordle_core.game.state import GameState
+from wordle_core.strategies.base import Strategy, register
 
 
 def green_positions(state: GameState) -> np.ndarray:

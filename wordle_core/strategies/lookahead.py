@@ -2,7 +2,7 @@
 
 Greedy scores (entropy, expected size, ...) look one guess ahead; seed 004 measured
 them at ~3.43 and noted that the exact optimum (3.421 from SALET) was far too slow to
-use. This strategy runs the exact search of :mod:`wordle_core.exact` but expands only
+use. This strategy runs the exact search of :mod:`wordle_core.search.exact` but expands only
 the ``width`` best guesses by a partition heuristic at each node (plus any guess whose
 lower bound is reached outright), memoised by candidate set and guesses left. It is
 depth-aware, which matters in hard mode: a line that cannot finish within the guess
@@ -25,10 +25,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..errors import WordleError
-from ..exact import ExactSolver
-from ..state import GameState
-from .base import Strategy, register
+from wordle_core.errors import WordleError
+from wordle_core.game.state import GameState
+from wordle_core.search.exact import ExactSolver
+from wordle_core.strategies.base import Strategy, register
 
 DEFAULT_WIDTH = 16
 _NO_LIMIT = 64  # "guesses left" used once a win within the real limit is impossible

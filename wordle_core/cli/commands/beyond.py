@@ -3,7 +3,7 @@
 
 Multi-board versions of solve/simulate/assist live here as their own commands so
 that they need no edits to the single-board command modules; ``--boards N`` on those
-commands only has to dispatch to :mod:`wordle_core.multiboard`.
+commands only has to dispatch to :mod:`wordle_core.analysis.multiboard`.
 """
 
 from __future__ import annotations
@@ -11,14 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ... import prior as _prior  # noqa: F401  (registers the prior-* strategies)
-from ...errors import WordleError
-from ...feedback import int_to_digits, pattern_to_emoji, pattern_to_str
-from ...io import atomic_write_text
-from ...state import parse_history
-from ...strategies import REGISTRY
-from ...strategies.base import _load_all
-from ..common import (
+from wordle_core.cli.common import (
     add_hard_arg,
     add_json_arg,
     add_lexicon_args,
@@ -29,6 +22,13 @@ from ..common import (
     print_json,
     use_colour,
 )
+from wordle_core.errors import WordleError
+from wordle_core.files import atomic_write_text
+from wordle_core.game.feedback import int_to_digits, pattern_to_emoji, pattern_to_str
+from wordle_core.game.state import parse_history
+from wordle_core.strategies import REGISTRY
+from wordle_core.strategies import prior as _prior  # noqa: F401  (registers the prior-* strategies)
+from wordle_core.strategies.base import _load_all
 
 
 def default_strategy_name() -> str:
@@ -48,7 +48,7 @@ def _prior_arg(p: argparse.ArgumentParser) -> None:
 
 
 def _strategy_from(args: argparse.Namespace):
-    from ...prior import strategy_with_prior
+    from wordle_core.strategies.prior import strategy_with_prior
 
     return strategy_with_prior(args.strategy or default_strategy_name(), getattr(args, "prior", None))
 
@@ -121,7 +121,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 # --- review --------------------------------------------------------------------------------
 def cmd_review(args: argparse.Namespace) -> int:
-    from ...review import format_review, review_game
+    from wordle_core.analysis.review import format_review, review_game
 
     lex = lexicon_from(args)
     strat = _strategy_from(args)
@@ -135,10 +135,10 @@ def cmd_review(args: argparse.Namespace) -> int:
 
 # --- tree ----------------------------------------------------------------------------------
 def cmd_tree(args: argparse.Namespace) -> int:
-    from ...export import default_tables_dir, find_tree_tables, render, tree_from_tables
-    from ...simulate import default_opener
-    from ...state import GameState
-    from ...tree import Tree
+    from wordle_core.analysis.simulate import default_opener
+    from wordle_core.game.state import GameState
+    from wordle_core.game.tree import Tree
+    from wordle_core.tables.export import default_tables_dir, find_tree_tables, render, tree_from_tables
 
     lex = lexicon_from(args)
     strat = _strategy_from(args)
@@ -168,7 +168,7 @@ def cmd_tree(args: argparse.Namespace) -> int:
 
 # --- multi-board ---------------------------------------------------------------------------
 def cmd_multi_solve(args: argparse.Namespace) -> int:
-    from ...multiboard import MultiEntropy, default_limit, play_game, seeded_answer_sets
+    from wordle_core.analysis.multiboard import MultiEntropy, default_limit, play_game, seeded_answer_sets
 
     lex = lexicon_from(args)
     if args.words:
@@ -208,7 +208,7 @@ def cmd_multi_solve(args: argparse.Namespace) -> int:
 
 
 def cmd_multi_simulate(args: argparse.Namespace) -> int:
-    from ...multiboard import simulate_multi
+    from wordle_core.analysis.multiboard import simulate_multi
 
     lex = lexicon_from(args)
     if args.games < 1:
@@ -228,7 +228,7 @@ def cmd_multi_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_multi_assist(args: argparse.Namespace) -> int:
-    from ...multiboard import parse_multi_history, replay
+    from wordle_core.analysis.multiboard import parse_multi_history, replay
 
     lex = lexicon_from(args)
     hist = parse_multi_history(args.history, lex, args.boards)
@@ -267,7 +267,7 @@ def _parse_turn(line: str, suggested: str, state) -> tuple[str, str]:
 
 def _multi_assist_loop(lex, state, args) -> int:
     """Play along with a live game: suggestion, then read the colours, until all boards are solved."""
-    from ...multiboard import MultiEntropy, parse_multi_history
+    from wordle_core.analysis.multiboard import MultiEntropy, parse_multi_history
 
     strategy = MultiEntropy()
     first = state.turn == 0
@@ -292,7 +292,7 @@ def _multi_assist_loop(lex, state, args) -> int:
 
 
 def _multi_assist_once(lex, state, args, first: bool) -> int:
-    from ...multiboard import MultiEntropy
+    from wordle_core.analysis.multiboard import MultiEntropy
 
     return _multi_assist_print(lex, state, args, _multi_next(lex, state, args, first, MultiEntropy()))
 
@@ -313,7 +313,7 @@ def _multi_assist_print(lex, state, args, nxt: str | None) -> int:
 
 # --- prior ---------------------------------------------------------------------------------
 def cmd_prior_effect(args: argparse.Namespace) -> int:
-    from ...prior import prior_effect
+    from wordle_core.strategies.prior import prior_effect
 
     lex = lexicon_from(args)
     rep = prior_effect(lex, args.strategy, args.opener, args.hard, matrix_for(lex), progress=True)

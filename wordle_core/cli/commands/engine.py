@@ -5,12 +5,9 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ...feedback import int_to_digits, pattern_to_emoji, score, score_digits
-from ...lexicon import BUILTINS, load_lexicon
-from ...simulate import default_opener, simulate
-from ...state import GameState, parse_history
-from ...strategies import get_strategy, list_strategies
-from ..common import (
+from wordle_core.analysis.simulate import default_opener, simulate
+from wordle_core.cli.commands.beyond import add_boards_arg, run_boards
+from wordle_core.cli.common import (
     add_hard_arg,
     add_json_arg,
     add_lexicon_args,
@@ -22,7 +19,10 @@ from ..common import (
     print_json,
     use_colour,
 )
-from .beyond import add_boards_arg, run_boards
+from wordle_core.game.feedback import int_to_digits, pattern_to_emoji, score, score_digits
+from wordle_core.game.lexicon import BUILTINS, load_lexicon
+from wordle_core.game.state import GameState, parse_history
+from wordle_core.strategies import get_strategy, list_strategies
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -85,7 +85,7 @@ def cmd_score(args: argparse.Namespace) -> int:
     lex = lexicon_from(args)
     guess, answer = lex.normalise(args.guess), lex.normalise(args.answer)
     if args.emoji:
-        from ...feedback import digits_to_int
+        from wordle_core.game.feedback import digits_to_int
 
         print(pattern_to_emoji(digits_to_int(score_digits(guess, answer)), lex.length))
     else:
@@ -116,7 +116,7 @@ def cmd_strategies(args: argparse.Namespace) -> int:
 
 
 def _load_tree(args: argparse.Namespace, lex):
-    from ...tables import load_tree_file
+    from wordle_core.tables.load import load_tree_file
 
     return load_tree_file(lex, args.tree, strategy=args.strategy, hard=args.hard,
                           opener=args.opener, matrix=matrix_for(lex))

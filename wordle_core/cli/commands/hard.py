@@ -5,8 +5,8 @@ from __future__ import annotations
 import argparse
 import json
 
-from ...errors import WordleError
-from ..common import add_json_arg, add_lexicon_args, lexicon_from, matrix_for, print_json
+from wordle_core.cli.common import add_json_arg, add_lexicon_args, lexicon_from, matrix_for, print_json
+from wordle_core.errors import WordleError
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -27,7 +27,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_hard_verdict(args: argparse.Namespace) -> int:
-    from ...hard import DEFAULT_NODE_BUDGET, hard_verdict
+    from wordle_core.search.hard import DEFAULT_NODE_BUDGET, hard_verdict
 
     lex = lexicon_from(args)
     budget = DEFAULT_NODE_BUDGET if args.budget is None else args.budget
@@ -46,7 +46,7 @@ def cmd_hard_verdict(args: argparse.Namespace) -> int:
                 raise WordleError(f"no witness: {res['opener']} is {res['verdict']} in hard mode")
             from pathlib import Path
 
-            from ...io import atomic_write_text
+            from wordle_core.files import atomic_write_text
 
             doc = {"lexicon": lex.name, "strategy": "hard-witness", "hard": True,
                    "opener": res["opener"], "root": tree}

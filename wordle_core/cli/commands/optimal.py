@@ -17,11 +17,11 @@ from __future__ import annotations
 import argparse
 import sys
 
-from ...errors import WordleError
-from ...exact import INF, ExactSolver, optimal_for_opener, prove_best_opener
-from ...lexicon import BUILTINS, DEFAULT_LEXICON, Lexicon, resolve_lexicon
-from ...openers import top_openers
-from ..common import add_hard_arg, add_json_arg, matrix_for, print_json
+from wordle_core.cli.common import add_hard_arg, add_json_arg, matrix_for, print_json
+from wordle_core.errors import WordleError
+from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, Lexicon, resolve_lexicon
+from wordle_core.search.exact import INF, ExactSolver, optimal_for_opener, prove_best_opener
+from wordle_core.search.openers import top_openers
 
 POOLS = ("all", "answers")
 

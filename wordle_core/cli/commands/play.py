@@ -1,7 +1,7 @@
 """Solver commands: ``suggest``, ``assist``, ``play`` (``--evil``) and ``evil-solve``.
 
 The interactive commands are thin loops around the pure sessions of
-:mod:`wordle_core.session`: read a line (terminal or pipe), hand it over, print what
+:mod:`wordle_core.interactive.session`: read a line (terminal or pipe), hand it over, print what
 comes back. On a pipe the typed line is echoed after the prompt, so a scripted run
 reads like the terminal screen.
 """
@@ -14,15 +14,9 @@ from pathlib import Path
 
 import numpy as np
 
-from ...errors import WordleError
-from ...feedback import pattern_to_emoji
-from ...lexicon import Lexicon
-from ...simulate import default_opener
-from ...state import GameState, parse_history
-from ...strategies import get_strategy, list_strategies
-from ...strategies.base import Strategy
-from ...tree import Tree
-from ..common import (
+from wordle_core.analysis.simulate import default_opener
+from wordle_core.cli.commands.beyond import add_boards_arg, run_boards
+from wordle_core.cli.common import (
     DEFAULT_STRATEGY,
     add_hard_arg,
     add_json_arg,
@@ -32,7 +26,13 @@ from ..common import (
     print_json,
     use_colour,
 )
-from .beyond import add_boards_arg, run_boards
+from wordle_core.errors import WordleError
+from wordle_core.game.feedback import pattern_to_emoji
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.state import GameState, parse_history
+from wordle_core.game.tree import Tree
+from wordle_core.strategies import get_strategy, list_strategies
+from wordle_core.strategies.base import Strategy
 
 FALLBACK_STRATEGY = "entropy"
 
@@ -118,7 +118,7 @@ def tree_from(args: argparse.Namespace, lex: Lexicon, opener: str | None) -> Tre
     """
     if not getattr(args, "tree", None):
         return None
-    from ...tables import load_tree_file
+    from wordle_core.tables.load import load_tree_file
 
     def load(op: str | None) -> Tree:
         return load_tree_file(lex, args.tree, strategy=args.strategy, hard=args.hard, opener=op,
@@ -135,7 +135,7 @@ def tree_from(args: argparse.Namespace, lex: Lexicon, opener: str | None) -> Tre
 
 def _table_has_other_openers(path: str, lex: Lexicon, hard: bool, opener: str) -> bool:
     """Does a readable tree source hold trees for this game, just not from ``opener``?"""
-    from ... import tables
+    from wordle_core.tables import load as tables
 
     p = Path(path)
     if p.is_file() and p.suffix != ".avro":  # a JSON tree: one opener, any other is a miss
@@ -160,7 +160,7 @@ def _opener_row(args: argparse.Namespace, lex: Lexicon, tree: Tree | None) -> in
 
 # --- suggest ---------------------------------------------------------------------------
 def cmd_suggest(args: argparse.Namespace) -> int:
-    from ...suggest import suggest
+    from wordle_core.interactive.suggest import suggest
 
     lex = lexicon_from(args)
     strat = strategy_from(args)
@@ -196,7 +196,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
 # --- interactive loop --------------------------------------------------------------------
 def run_loop(session, prompt: str = "> ") -> int:
     """Feed lines from stdin to ``session`` until it is done, input ends, or Ctrl-C."""
-    from ...session import render
+    from wordle_core.interactive.session import render
 
     colour = use_colour(sys.stdout)
     tty_in = sys.stdin.isatty()
@@ -238,7 +238,7 @@ def run_loop(session, prompt: str = "> ") -> int:
 def cmd_assist(args: argparse.Namespace) -> int:
     if args.boards > 1:
         return run_boards("assist", args)
-    from ...session import AssistSession
+    from wordle_core.interactive.session import AssistSession
 
     lex = lexicon_from(args)
     strat = strategy_from(args)
@@ -250,7 +250,7 @@ def cmd_assist(args: argparse.Namespace) -> int:
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from ...session import PlaySession
+    from wordle_core.interactive.session import PlaySession
 
     lex = lexicon_from(args)
     mat = matrix_for(lex)
@@ -265,8 +265,8 @@ def cmd_play(args: argparse.Namespace) -> int:
 
 # --- evil-solve -------------------------------------------------------------------------
 def cmd_evil_solve(args: argparse.Namespace) -> int:
-    from ...evil import evil_solve
-    from ...feedback import parse_feedback
+    from wordle_core.analysis.evil import evil_solve
+    from wordle_core.game.feedback import parse_feedback
 
     lex = lexicon_from(args)
     res = evil_solve(lex, args.hard, matrix_for(lex), max_depth=args.max_depth,

@@ -1,4 +1,4 @@
-"""Numba kernels of the look-ahead / exact search (see :mod:`wordle_core.exact`).
+"""Numba kernels of the look-ahead / exact search (see :mod:`wordle_core.search.exact`).
 
 Why numba: the exact search is a recursion over hundreds of thousands of small
 candidate sets; each node scans every allowed guess against the set (12,972 x n

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from .errors import FeedbackError, WrongLengthError
+from wordle_core.errors import FeedbackError, WrongLengthError
 
 GRAY, YELLOW, GREEN = 0, 1, 2
 _CHARS = "byg"

@@ -17,14 +17,14 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from .errors import WordleError
-from .feedback import all_green, pattern_to_str
-from .lexicon import Lexicon
-from .partition import split
-from .state import GameState
+from wordle_core.errors import WordleError
+from wordle_core.game.feedback import all_green, pattern_to_str
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.state import GameState
+from wordle_core.kernels.partition import split
 
 if TYPE_CHECKING:
-    from .strategies.base import Strategy
+    from wordle_core.strategies.base import Strategy
 
 MAX_DEPTH = 30  # safety cap: a non-splitting guess loop would otherwise never end
 
@@ -161,7 +161,7 @@ class Tree:
         }
 
     def save_json(self, path: str | Path) -> None:
-        from .io import atomic_write_text
+        from wordle_core.files import atomic_write_text
 
         atomic_write_text(Path(path), json.dumps(self.to_dict(), indent=1))
 
@@ -171,7 +171,7 @@ class Tree:
         hard: bool = False, matrix: np.ndarray | None = None,
     ) -> Tree:
         """Rebuild a tree from flat rows (e.g. a ``trees`` Avro table) and re-solve leaves."""
-        from .feedback import parse_feedback
+        from wordle_core.game.feedback import parse_feedback
 
         by_path = {p: w for p, w in rows}
         if "" not in by_path:

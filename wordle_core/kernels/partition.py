@@ -5,7 +5,7 @@ by the pattern each candidate would show. Entropy, expected size, minimax and
 partition count are all functions of those bucket sizes, so they share one pass:
 
 * :func:`partition_stats`, the production path: the compiled kernel of
-  :mod:`wordle_core.fastsplit` (numba), which reads each matrix cell once and counts
+  :mod:`wordle_core.kernels.buckets` (numba), which reads each matrix cell once and counts
   buckets in a small reused array; 7-18x faster than numpy on full-size blocks;
 * :func:`partition_stats_numpy`, the vectorised numpy reference the tests and
   benchmarks compare it with: one ``bincount`` over ``row * n_patterns + pattern``
@@ -70,7 +70,7 @@ def partition_stats(
     matrix: np.ndarray, guess_rows: np.ndarray | None, cands: np.ndarray, n_patterns: int
 ) -> PartitionStats:
     """Bucket statistics of every guess row over ``cands`` (compiled kernel)."""
-    from .fastsplit import split_stats  # fastsplit builds on this module's types
+    from wordle_core.kernels.buckets import split_stats  # fastsplit builds on this module's types
 
     return split_stats(matrix, guess_rows, cands, n_patterns)
 

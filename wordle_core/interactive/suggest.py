@@ -12,7 +12,7 @@ Where the pick comes from:
   pick is read off the tree in microseconds; this is seed 004's "best second guess
   for every reaction to the opener, precomputed so the live tool never stalls";
 * **computed** - otherwise the strategy chooses now. Greedy partition strategies are
-  scored by the compiled kernel (:mod:`wordle_core.fastsplit`) in the same pass that
+  scored by the compiled kernel (:mod:`wordle_core.kernels.buckets`) in the same pass that
   ranks the alternatives, so the whole answer costs one pass over the matrix.
 
 Ranking of the alternatives: the pick first, then by expected information plus the
@@ -26,11 +26,11 @@ from dataclasses import asdict, dataclass, field
 
 import numpy as np
 
-from .errors import WordleError
-from .fastsplit import SplitStats, split_stats
-from .state import GameState
-from .strategies.base import Strategy
-from .tree import Tree
+from wordle_core.errors import WordleError
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
+from wordle_core.kernels.buckets import SplitStats, split_stats
+from wordle_core.strategies.base import Strategy
 
 CANDIDATE_LIST_LIMIT = 40  # list the remaining words when at most this many are left
 
@@ -96,7 +96,7 @@ def _entropy_rank_keys(stats: SplitStats, is_cand: np.ndarray) -> np.ndarray:
 def _strategy_pick(strategy: Strategy, state: GameState, rows: np.ndarray,
                    stats: SplitStats, is_cand: np.ndarray) -> int:
     """The strategy's choice, reusing ``stats`` when the strategy is a partition score."""
-    from .strategies.greedy import PartitionStrategy
+    from wordle_core.strategies.greedy import PartitionStrategy
 
     if state.n_candidates <= 2:  # the base class's short-circuit, reproduced exactly
         return int(state.candidate_rows[0])
@@ -189,7 +189,7 @@ class CompiledPartition(Strategy):
     """
 
     def __init__(self, inner: Strategy) -> None:
-        from .strategies.greedy import PartitionStrategy
+        from wordle_core.strategies.greedy import PartitionStrategy
 
         if not isinstance(inner, PartitionStrategy):
             raise WordleError(f"strategy {inner.name!r} is not a partition score; cannot compile it")
@@ -198,7 +198,7 @@ class CompiledPartition(Strategy):
         self.name = inner.name
 
     def _choose(self, state: GameState) -> int:
-        from .strategies.greedy import guess_pool
+        from wordle_core.strategies.greedy import guess_pool
 
         rows = guess_pool(state, str(self.options.get("pool", "all")))
         stats = split_stats(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
@@ -209,6 +209,6 @@ class CompiledPartition(Strategy):
 
 def _strategy_pick_keys(strategy: Strategy, rows: np.ndarray, stats: SplitStats,
                         is_cand: np.ndarray) -> int:
-    from .strategies.greedy import pick_lexicographic
+    from wordle_core.strategies.greedy import pick_lexicographic
 
     return int(rows[pick_lexicographic(strategy.keys(stats, is_cand), is_cand)])

@@ -1,7 +1,7 @@
 """Loading precomputed tables (pipeline outputs) for the solver.
 
 * ``opener_scores`` Avro (``wordle-lab pipeline scores``): installed into
-  :mod:`wordle_core.openers` so anything that ranks first guesses (top-N opener
+  :mod:`wordle_core.search.openers` so anything that ranks first guesses (top-N opener
   selection, avg-eliminated strategies) reads the table instead of recomputing.
 * ``trees`` Avro (``wordle-lab pipeline trees``) or a JSON tree (``simulate
   --save-tree``): a decision tree the solver plays from without any search.
@@ -19,9 +19,9 @@ from typing import Any
 
 import numpy as np
 
-from .errors import WordleError
-from .lexicon import Lexicon
-from .tree import Tree
+from wordle_core.errors import WordleError
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.tree import Tree
 
 
 class TableError(WordleError):
@@ -58,8 +58,8 @@ def read_avro_records(files: list[Path]) -> list[dict[str, Any]]:
 
 
 def load_opener_scores(lexicon: Lexicon, path: str | Path):
-    """An :class:`~wordle_core.openers.OpenerScores` aligned with ``lexicon.guesses``."""
-    from .openers import OpenerScores
+    """An :class:`~wordle_core.search.openers.OpenerScores` aligned with ``lexicon.guesses``."""
+    from wordle_core.search.openers import OpenerScores
 
     files = table_files(path, "opener_scores")
     if not files:
@@ -82,12 +82,12 @@ def load_opener_scores(lexicon: Lexicon, path: str | Path):
 
 
 def install_opener_scores(lexicon: Lexicon, path: str | Path, *, missing_ok: bool = False) -> bool:
-    """Make :func:`wordle_core.openers.opener_scores` answer from the Avro table.
+    """Make :func:`wordle_core.search.openers.opener_scores` answer from the Avro table.
 
     Returns False (and changes nothing) when ``missing_ok`` and there is no complete
     table for this lexicon under ``path``; then scores are computed as before.
     """
-    from .openers import set_opener_scores
+    from wordle_core.search.openers import set_opener_scores
 
     try:
         scores = load_opener_scores(lexicon, path)
@@ -119,7 +119,7 @@ def load_tree_avro(
         word = lexicon.normalise(opener)
         recs = [r for r in recs if r["opener"] == word]
     elif len({r["opener"] for r in recs}) > 1:
-        from .simulate import default_opener
+        from wordle_core.analysis.simulate import default_opener
 
         word = default_opener(lexicon, hard)
         recs = [r for r in recs if r["opener"] == word] or recs

@@ -6,7 +6,7 @@ vectorised (no per-pair Python loop), stored as ``.npy`` in a cache directory ke
 the lexicon's content hash, and memory-mapped on load so that many worker processes
 share one copy in the page cache.
 
-``M[g, a]`` is the base-3 pattern code (see :mod:`wordle_core.feedback`) of guess row
+``M[g, a]`` is the base-3 pattern code (see :mod:`wordle_core.game.feedback`) of guess row
 ``g`` against answer column ``a``; dtype uint8 when ``3**length <= 256`` else uint16.
 """
 
@@ -18,8 +18,8 @@ from pathlib import Path
 
 import numpy as np
 
-from .io import atomic_write_bytes
-from .lexicon import Lexicon
+from wordle_core.files import atomic_write_bytes
+from wordle_core.game.lexicon import Lexicon
 
 _CHUNK_CELLS = 4_000_000  # guess x answer cells per vectorised block (~memory bound)
 _LOADED: dict[tuple[str, str], np.ndarray] = {}

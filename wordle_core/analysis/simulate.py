@@ -17,17 +17,17 @@ from collections import Counter
 
 import numpy as np
 
-from .lexicon import Lexicon
-from .state import GameState
-from .strategies import get_strategy
-from .tree import Tree
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
+from wordle_core.strategies import get_strategy
 
 
 def default_opener(lexicon: Lexicon, hard: bool = False) -> str:
     """SALET where it exists (seed 004's and the optimum's opener), else the best by entropy."""
     if "salet" in lexicon.guess_index:
         return "salet"
-    from .openers import opener_scores
+    from wordle_core.search.openers import opener_scores
 
     scores = opener_scores(lexicon)
     return lexicon.guesses[int(np.lexsort((np.arange(len(scores.entropy)), -np.round(scores.entropy, 9)))[0])]

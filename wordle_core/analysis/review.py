@@ -30,14 +30,14 @@ from dataclasses import asdict, dataclass
 
 import numpy as np
 
-from .errors import WordleError
-from .feedback import all_green, parse_feedback, pattern_to_str
-from .lexicon import Lexicon
-from .matrix import pattern_matrix
-from .partition import partition_stats
-from .state import GameState
-from .strategies import Strategy, get_strategy
-from .tree import Tree
+from wordle_core.errors import WordleError
+from wordle_core.game.feedback import all_green, parse_feedback, pattern_to_str
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
+from wordle_core.kernels.partition import partition_stats
+from wordle_core.strategies import Strategy, get_strategy
 
 MAX_PLAYOUT = 30
 

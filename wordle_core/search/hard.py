@@ -41,11 +41,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .feedback import all_green, pattern_to_str
-from .hard_kernel import bucket_stats, solve_three
-from .lexicon import Lexicon
-from .matrix import pattern_matrix
-from .rules import letter_counts
+from wordle_core.game.feedback import all_green, pattern_to_str
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.rules import letter_counts
+from wordle_core.kernels.hard import bucket_stats, solve_three
 
 DEFAULT_NODE_BUDGET = 2_000_000
 # The numba kernel's work (guess x splitter pairs examined) is charged to the node

@@ -13,9 +13,9 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .lexicon import Lexicon
-from .matrix import pattern_matrix
-from .partition import partition_stats
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.kernels.partition import partition_stats
 
 _BLOCK = 1024  # guesses per vectorised block: bounds memory to ~block x answers x 8 B
 
@@ -60,12 +60,12 @@ def opener_scores(lexicon: Lexicon, matrix: np.ndarray | None = None) -> OpenerS
 
     Looked up once per process: a finished ``opener_scores`` table under
     ``$WORDLE_LAB_OUTPUTS`` (default ``./outputs``) or its subdirectories is read
-    (see :func:`wordle_core.tables.install_found_opener_scores`); otherwise the table
+    (see :func:`wordle_core.tables.load.install_found_opener_scores`); otherwise the table
     is computed in one vectorised pass.
     """
     hit = _CACHE.get(lexicon.fingerprint)
     if hit is None:
-        from .tables import install_found_opener_scores
+        from wordle_core.tables.load import install_found_opener_scores
 
         if install_found_opener_scores(lexicon) is not None:
             return _CACHE[lexicon.fingerprint]

@@ -17,9 +17,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .errors import LexiconFileError, UnknownLexiconError, UnknownWordError, WrongLengthError
-from .generators import nerdle_equations, primes_with_digits
-from .io import read_text
+from wordle_core.errors import LexiconFileError, UnknownLexiconError, UnknownWordError, WrongLengthError
+from wordle_core.files import read_text
+from wordle_core.game.generators import nerdle_equations, primes_with_digits
 
 
 @dataclass(frozen=True, eq=False)

@@ -9,7 +9,7 @@ object serves a terminal, a pipe, or a script.
   guess; the player types the colours the game showed (``gybbb`` or emoji squares),
   or another word they played plus its colours; ``undo``, ``list``, ``help``, ``quit``.
 * :class:`PlaySession` - the player guesses against a hidden answer, or against the
-  evil host (:mod:`wordle_core.evil`), with hard-mode rules enforced.
+  evil host (:mod:`wordle_core.analysis.evil`), with hard-mode rules enforced.
 
 Bad input (unknown word, malformed or impossible colours, a hard-mode violation)
 yields one ``error`` line and leaves the game exactly where it was.
@@ -21,14 +21,14 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import WordleError
-from .evil import EvilHost
-from .feedback import int_to_digits, parse_feedback, pattern_to_str
-from .lexicon import Lexicon
-from .state import GameState
-from .strategies.base import Strategy
-from .suggest import Suggestion, suggest
-from .tree import Tree
+from wordle_core.analysis.evil import EvilHost
+from wordle_core.errors import WordleError
+from wordle_core.game.feedback import int_to_digits, parse_feedback, pattern_to_str
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
+from wordle_core.interactive.suggest import Suggestion, suggest
+from wordle_core.strategies.base import Strategy
 
 QUIT = {"quit", "exit", "q", ":q"}
 HELP = {"help", "?", "h"}
@@ -296,8 +296,8 @@ class PlaySession:
 def render(out: Out, colour: bool) -> str:
     """One output item as a line of text (ANSI tiles on a colour terminal)."""
     if out.kind == "tiles":
-        from .cli.common import coloured_guess
-        from .feedback import pattern_to_emoji
+        from wordle_core.cli.common import coloured_guess
+        from wordle_core.game.feedback import pattern_to_emoji
 
         length = len(out.word)
         shown = coloured_guess(out.word, int_to_digits(out.pattern, length), colour)

@@ -1,6 +1,6 @@
 """A compiled bucket-statistics kernel for live play: every guess scored in one pass.
 
-:func:`wordle_core.partition.partition_stats` builds a ``guesses x candidates`` block
+:func:`wordle_core.kernels.partition.partition_stats` builds a ``guesses x candidates`` block
 and a ``bincount`` over it; at the start of a game (12,972 guesses x 2,315 answers)
 that is ~30 M int64 keys and ~220 ms. The interactive commands need that under
 150 ms, and the evil host / evil search need one more fact per guess: *which*
@@ -9,7 +9,7 @@ counts buckets in a small per-thread array (threads only for big
 blocks: below ~1 M cells waking them costs more than it saves) and clears only the cells it touched, so
 it touches each matrix cell once and allocates nothing per guess.
 
-It returns the same :class:`~wordle_core.partition.PartitionStats` as the numpy
+It returns the same :class:`~wordle_core.kernels.partition.PartitionStats` as the numpy
 kernel (tests compare the two), plus ``worst``: per guess, the pattern of the largest
 bucket, ties to the lowest pattern code (the evil host's documented rule).
 """
@@ -21,7 +21,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit, prange
 
-from .partition import PartitionStats, _xlogx
+from wordle_core.kernels.partition import PartitionStats, _xlogx
 
 
 @njit(cache=True, nogil=True)

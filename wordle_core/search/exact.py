@@ -11,9 +11,9 @@ One search engine serves two purposes:
   lower bound is reached for free). This is the ``default`` strategy: far better than
   greedy scores and a tree in about a second.
 
-The recursion, bounds and memo live in :mod:`wordle_core.kernels` (numba); this module
+The recursion, bounds and memo live in :mod:`wordle_core.kernels.exact` (numba); this module
 prepares the arrays, walks the root (so progress can be shown), reads the best guesses
-back from the memo and builds :class:`~wordle_core.tree.Tree` objects.
+back from the memo and builds :class:`~wordle_core.game.tree.Tree` objects.
 
 Value convention: ``value(S, d)`` = minimal sum over answers of the guesses used from
 now on, with ``d`` guesses left. A whole game from an opener is
@@ -28,13 +28,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from . import kernels as kn
-from .errors import WordleError
-from .lexicon import Lexicon
-from .matrix import pattern_matrix
-from .rules import letter_counts
-from .state import GameState
-from .tree import Tree
+from wordle_core.errors import WordleError
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.rules import letter_counts
+from wordle_core.game.state import GameState
+from wordle_core.game.tree import Tree
+from wordle_core.kernels import exact as kn
 
 INF = kn.INF
 _MT_CACHE: dict[tuple[str, int], np.ndarray] = {}

@@ -34,11 +34,11 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from .errors import WordleError
-from .fastsplit import first_perfect_split, split_stats
-from .feedback import all_green, pattern_to_str
-from .lexicon import Lexicon
-from .state import GameState
+from wordle_core.errors import WordleError
+from wordle_core.game.feedback import all_green, pattern_to_str
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.state import GameState
+from wordle_core.kernels.buckets import first_perfect_split, split_stats
 
 
 def evil_reply(matrix: np.ndarray, candidates: np.ndarray, guess_row: int, n_patterns: int) -> int:

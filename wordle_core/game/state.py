@@ -13,11 +13,11 @@ from functools import cached_property
 
 import numpy as np
 
-from .errors import InconsistentHistoryError
-from .feedback import all_green, parse_feedback, pattern_to_str
-from .lexicon import Lexicon
-from .matrix import pattern_matrix
-from .rules import HardConstraints, filter_candidates
+from wordle_core.errors import InconsistentHistoryError
+from wordle_core.game.feedback import all_green, parse_feedback, pattern_to_str
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.rules import HardConstraints, filter_candidates
 
 
 @dataclass(frozen=True, eq=False)
@@ -124,7 +124,7 @@ class GameState:
 
 def parse_history(text: str) -> list[tuple[str, str]]:
     """Parse ``salet:bybgb,crane:bbbbb`` into ``[("salet", "bybgb"), ...]``."""
-    from .errors import FeedbackError
+    from wordle_core.errors import FeedbackError
 
     pairs = []
     for item in (s.strip() for s in text.split(",")):

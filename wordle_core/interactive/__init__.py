@@ -1,0 +1,1 @@
+"""Live play: suggestions and the assist / play sessions."""

@@ -1,0 +1,1 @@
+"""Compiled array kernels: bucket statistics, the exact search's splits, the hard-mode bitsets."""

@@ -1,0 +1,1 @@
+"""Reading and exporting what the pipelines wrote: Avro tables, trees, tree exports."""
