@@ -12,6 +12,7 @@ import dataclasses
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from wordle_core.cli import OneLineParser
 
@@ -31,11 +32,34 @@ def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about:
     return ns, beam_args
 
 
+def guarded(fn):
+    """An entry point whose SIGINT/SIGTERM is one line and exit 130/143 (see runner.interrupts)."""
+    import functools
+
+    from .runner import Interrupted, interrupts, kill_workers
+
+    @functools.wraps(fn)
+    def wrapper(*a, **kw):
+        try:
+            with interrupts():
+                return fn(*a, **kw)
+        except KeyboardInterrupt as exc:
+            kill_workers()
+            if not isinstance(exc, Interrupted):
+                exc = Interrupted(2)
+            exc.detail = (f" ({exc.args[0]}): nothing was published; finished shards are kept, "
+                          "continue with --resume")
+            raise exc from None
+
+    return wrapper
+
+
 def _say(msg: str) -> None:
     sys.stderr.write(msg + "\n")
     sys.stderr.flush()
 
 
+@guarded
 def run_scores(argv: Sequence[str] | None = None) -> int:
     """``opener_scores`` for every selected opener (default all)."""
     ns, beam_args = _parse("wordle-lab pipeline scores", argv, play=False,
@@ -65,6 +89,7 @@ def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
     return 0
 
 
+@guarded
 def run_games(argv: Sequence[str] | None = None) -> int:
     """``opener_summaries`` (plus ``games`` with --games or when the config lists it)."""
     return _play("wordle-lab pipeline games", argv,
@@ -73,12 +98,14 @@ def run_games(argv: Sequence[str] | None = None) -> int:
                  "Play every answer from each opener; write opener_summaries (and games).")
 
 
+@guarded
 def run_hard(argv: Sequence[str] | None = None) -> int:
     """``hard_verdicts`` per opener x strategy."""
     return _play("wordle-lab pipeline hard", argv, lambda cfg, ns: ["hard_verdicts"],
                  "Hard mode: does each opener win every game under each strategy? Write hard_verdicts.")
 
 
+@guarded
 def run_trees(argv: Sequence[str] | None = None) -> int:
     """``trees`` per opener x strategy x mode."""
     return _play("wordle-lab pipeline trees", argv, lambda cfg, ns: ["trees"],
@@ -86,10 +113,16 @@ def run_trees(argv: Sequence[str] | None = None) -> int:
 
 
 def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> int:
-    """Scores -> opener selection -> play (one pipeline, one sink) -> report -> top 10."""
+    """Scores -> opener selection -> play (one pipeline, one sink) -> report -> publish -> top 10.
+
+    Everything is staged in one generation (:mod:`pipelines.generation`) and
+    published together at the end, so the output directory holds either the previous
+    complete result or this one, never new tables beside an old report.
+    """
     from wordle_core.game.lexicon import load_lexicon
 
     from .report import build_report, format_top, top_table
+    from .runner import JobProgress, Stage
 
     t0 = time.perf_counter()
     lex = load_lexicon(cfg.lexicon)
@@ -98,25 +131,50 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
         for w in sel.words:
             lex.guess_id(w)
     _say(f"wordle-lab run: {cfg.source} -> {cfg.output}")
-    if "opener_scores" in cfg.outputs:
-        res = jobs.run_scores(cfg, beam_args, ns)
-        _say("  " + jobs.describe(res))
+    gen = jobs.open_generation(cfg, ns, beam_args, "run")
+    if gen.resumed:
+        _say(f"  resuming generation {gen.gen}")
     play_tables = [t for t in jobs.PLAY_TABLES if t in cfg.outputs]
+    guess_n = {"all": len(lex.guesses), "list": len(cfg.openers.words),
+               "top": cfg.openers.top + len(cfg.openers.words)}[cfg.openers.kind]
+    stages = []
+    if "opener_scores" in cfg.outputs:
+        stages.append(jobs.score_stage(cfg, lex, gen)[2])
     if play_tables:
-        rows = jobs.select_rows(lex, cfg.openers, cfg.output)
-        _say(f"  playing {len(rows)} openers ({cfg.openers.describe()}) x {', '.join(cfg.strategies)} "
-             f"x {', '.join(cfg.modes)}")
-        res = jobs.run_play(cfg, play_tables, beam_args, ns, rows=rows)
-        _say("  " + jobs.describe(res))
-    report_dir = None
+        stages.append(jobs.play_stage(cfg, lex, list(range(guess_n)), play_tables, gen)[2])
+        stages[-1].done = 0
     if "report" in cfg.outputs:
-        from pathlib import Path
-
-        report_dir = Path(cfg.output) / "report"
-        files = build_report(cfg.output, report_dir)
-        _say(f"  report: {len(files)} files")
+        stages.append(Stage("report", 1, 3.0))
+    stages.append(Stage("publish", 1, 0.5))
+    progress = JobProgress(stages, enabled=getattr(ns, "progress", True))
+    try:
+        entries: list[str] = []
+        if "opener_scores" in cfg.outputs:
+            res = jobs.run_scores(cfg, beam_args, ns, gen=gen, progress=progress)
+            entries.append("opener_scores")
+            _say("  " + jobs.describe(res))
+        if play_tables:
+            staged = gen.root if "opener_scores" in cfg.outputs else cfg.output
+            rows = jobs.select_rows(lex, cfg.openers, staged)
+            _say(f"  playing {len(rows)} openers ({cfg.openers.describe()}) x {', '.join(cfg.strategies)} "
+                 f"x {', '.join(cfg.modes)}")
+            res = jobs.run_play(cfg, play_tables, beam_args, ns, rows=rows, gen=gen, progress=progress)
+            entries.extend(play_tables)
+            _say("  " + jobs.describe(res))
+        if "report" in cfg.outputs:
+            with progress.timed("report"):
+                files = build_report(gen.root, Path(gen.stage("report")))
+            entries.append("report")
+            _say(f"  report: {len(files)} files")
+        with progress.timed("publish"):
+            gen.commit(entries, hook=_commit_hook())
+    except BaseException:
+        gen.release()
+        raise
+    _say("  " + progress.summary())
     total = time.perf_counter() - t0
     print(f"done in {total:.1f} s ({total / 60:.1f} min)")
+    report_dir = Path(cfg.output) / "report" if "report" in cfg.outputs else None
     if report_dir is not None:
         print(f"report: {report_dir.resolve()}")
         if (report_dir / "rankings.csv").exists():
@@ -126,6 +184,22 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
     return 0
 
 
+def _commit_hook():
+    """Tests stop a run at a publication step: ``WORDLE_LAB_KILL_AT=<step>`` (e.g. ``published trees``)."""
+    import os
+
+    at = os.environ.get("WORDLE_LAB_KILL_AT")
+    if not at:
+        return None
+
+    def hook(step: str) -> None:
+        if step == at:
+            os.kill(os.getpid(), 9)
+
+    return hook
+
+
+@guarded
 def run_main(argv: Sequence[str] | None = None) -> int:
     """The main job (``wordle-lab run``)."""
     ns, beam_args = _parse("wordle-lab run", argv, play=True,

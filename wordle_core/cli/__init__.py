@@ -46,10 +46,10 @@ def main(argv: list[str] | None = None) -> int:
         rc = args.func(args)
     except WordleError as exc:
         sys.stderr.write(f"wordle-lab: error: {exc}\n")
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        sys.stderr.write("wordle-lab: interrupted\n")
-        return 130
+        return int(getattr(exc, "exit_code", EXIT_USAGE))  # 2 usage / bad input, 1 a failure
+    except KeyboardInterrupt as exc:  # 130 Ctrl-C, 143 SIGTERM (pipelines.runner.Interrupted)
+        sys.stderr.write(f"wordle-lab: interrupted{getattr(exc, 'detail', '')}\n")
+        return int(getattr(exc, "exit_code", 130))
     except BrokenPipeError:
         return 0
     return int(rc or 0)
