@@ -119,10 +119,11 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
     published together at the end, so the output directory holds either the previous
     complete result or this one, never new tables beside an old report.
     """
+    from wordle_core.errors import WordleError
     from wordle_core.game.lexicon import load_lexicon
 
     from .report import build_report, format_top, top_table
-    from .runner import JobProgress, Stage
+    from .runner import JobProgress, Stage, as_failure
 
     t0 = time.perf_counter()
     lex = load_lexicon(cfg.lexicon)
@@ -153,6 +154,7 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
             res = jobs.run_scores(cfg, beam_args, ns, gen=gen, progress=progress)
             entries.append("opener_scores")
             _say("  " + jobs.describe(res))
+            checkpoint("after opener_scores")
         if play_tables:
             staged = gen.root if "opener_scores" in cfg.outputs else cfg.output
             rows = jobs.select_rows(lex, cfg.openers, staged)
@@ -161,13 +163,21 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
             res = jobs.run_play(cfg, play_tables, beam_args, ns, rows=rows, gen=gen, progress=progress)
             entries.extend(play_tables)
             _say("  " + jobs.describe(res))
+            checkpoint("after play")
         if "report" in cfg.outputs:
             with progress.timed("report"):
                 files = build_report(gen.root, Path(gen.stage("report")))
             entries.append("report")
             _say(f"  report: {len(files)} files")
+            checkpoint("after report")
         with progress.timed("publish"):
             gen.commit(entries, hook=_commit_hook())
+    except (WordleError, KeyboardInterrupt):
+        gen.release()
+        raise
+    except Exception as exc:  # the report or the publication failed (e.g. disk full): one line
+        gen.release()
+        raise as_failure(exc, gen, "run failed") from exc
     except BaseException:
         gen.release()
         raise
@@ -184,19 +194,29 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
     return 0
 
 
-def _commit_hook():
-    """Tests stop a run at a publication step: ``WORDLE_LAB_KILL_AT=<step>`` (e.g. ``published trees``)."""
+def _die() -> None:
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def checkpoint(step: str) -> None:
+    """A stage boundary of ``run``; ``WORDLE_LAB_KILL_AT=<step>`` kills the run there (tests).
+
+    Steps: ``after opener_scores``, ``after play``, ``after report``, then the
+    publication's ``committed``, ``published <entry>`` ... and ``generation``.
+    """
     import os
 
-    at = os.environ.get("WORDLE_LAB_KILL_AT")
-    if not at:
-        return None
+    if os.environ.get("WORDLE_LAB_KILL_AT") == step:
+        _die()
 
-    def hook(step: str) -> None:
-        if step == at:
-            os.kill(os.getpid(), 9)
 
-    return hook
+def _commit_hook():
+    import os
+
+    return checkpoint if os.environ.get("WORDLE_LAB_KILL_AT") else None
 
 
 @guarded

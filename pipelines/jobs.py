@@ -10,6 +10,7 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import Lexicon, load_lexicon
 from wordle_core.search.openers import top_openers
 from wordle_core.strategies import get_strategy
@@ -18,7 +19,7 @@ from . import generation, transforms
 from .config import ConfigError, JobConfig, OpenerSelection
 from .generation import Generation, config_hash
 from .options import check_beam_args
-from .runner import JobProgress, RunResult, Stage, ensure_output, execute, is_dry
+from .runner import JobProgress, RunResult, Stage, as_failure, ensure_output, execute, is_dry
 from .shards import ResumableShards, ShardStore, cut
 
 PLAY_TABLES = ("opener_summaries", "games", "trees", "hard_verdicts")
@@ -177,10 +178,14 @@ def _guard(gen: Generation, own: bool):
     """A standalone stage that fails leaves its finished shards for ``--resume``."""
     try:
         yield
-    except BaseException:
+    except (WordleError, KeyboardInterrupt):
         if own:
             gen.release()
         raise
+    except Exception as exc:  # e.g. disk full while publishing: one line, the trace in a log
+        if own:
+            gen.release()
+        raise as_failure(exc, gen, "publishing failed") from exc
 
 
 def describe(res: RunResult) -> str:

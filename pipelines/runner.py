@@ -84,21 +84,22 @@ def interrupts() -> Iterator[None]:
 _WORKERS: set[subprocess.Popen] = set()
 
 
-def _die_with_parent() -> None:  # runs in the forked child, before exec
-    os.setsid()  # its own session: a terminal's Ctrl-C reaches the driver only
-    with contextlib.suppress(Exception):
-        import ctypes
-
-        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+BEAM_WORKER = "-m apache_beam.runners.worker.sdk_worker_main"
 
 
 class _WorkerPopen(subprocess.Popen):
     """Beam's SDK worker subprocess, made to stop with its driver (see :func:`local_workers`)."""
 
     def __init__(self, *args: Any, **kw: Any) -> None:
-        kw["preexec_fn"] = _die_with_parent
-        if kw.get("shell") and args and isinstance(args[0], str) and not args[0].startswith("exec "):
-            args = ("exec " + args[0], *args[1:])  # the worker itself, not a shell, is the child
+        kw["start_new_session"] = True  # its own session: a terminal's Ctrl-C reaches the driver only
+        cmd = args[0] if args else kw.get("args")
+        if kw.get("shell") and isinstance(cmd, str) and BEAM_WORKER in cmd:
+            # the worker itself (no shell in between) is the child, via pipelines.worker
+            cmd = "exec " + cmd.replace(BEAM_WORKER, "-m pipelines.worker")
+            kw["env"] = dict(kw.get("env") or os.environ, WORDLE_LAB_DRIVER_PID=str(os.getpid()))
+            args = (cmd, *args[1:]) if args else args
+            if not args:
+                kw["args"] = cmd
         super().__init__(*args, **kw)
         _WORKERS.add(self)
 
@@ -126,8 +127,9 @@ def local_workers() -> Iterator[None]:
     Beam 2.77 starts them with ``subprocess.Popen(cmd, shell=True)`` from
     ``local_job_service`` and leaves them running when the driver is killed; here
     each is started in its own session (a Ctrl-C in the terminal reaches the driver
-    alone: no worker tracebacks), with ``PR_SET_PDEATHSIG`` so that even a SIGKILL of
-    the driver takes it down, and is killed when the stage ends for any reason.
+    alone: no worker tracebacks) as :mod:`pipelines.worker`, which asks for
+    ``PR_SET_PDEATHSIG`` so that even a SIGKILL of the driver takes it down; and every
+    one is killed when the stage ends for any reason.
     """
     from apache_beam.runners.portability import local_job_service
 
@@ -164,6 +166,13 @@ def summarise_failure(exc: BaseException) -> str:
         line = f"{type(exc).__name__}: {line}"
     line = re.sub(r"\s*\[while running '[^']*'\]", "", line)
     return line[:300]
+
+
+def as_failure(exc: BaseException, gen: Any, what: str) -> PipelineError:
+    """A :class:`PipelineError` line for ``exc``, its full trace logged in ``gen``'s staging area."""
+    log = log_failure(exc, getattr(gen, "logs_dir", None), what.split(" ", 1)[0])
+    where = f"; full trace in {log}" if log else ""
+    return PipelineError(f"{what}: {summarise_failure(exc)}{where}")
 
 
 def log_failure(exc: BaseException, logs_dir: str | None, stage: str) -> str | None:
@@ -339,13 +348,21 @@ class JobProgress:
         self.stream.flush()
 
     @contextlib.contextmanager
-    def stage(self, name: str, local: bool = True) -> Iterator[str | None]:
-        """Track stage ``name``; yields the directory workers count into (None if remote)."""
+    def stage(self, name: str, local: bool = True, base: str | None = None) -> Iterator[str | None]:
+        """Track stage ``name``; yields the directory workers count into (None if remote).
+
+        ``base``: where that directory goes (the run's staging area, so that even a
+        killed run's count files go away with it); default the system temp directory.
+        """
         cur = self.stages[name]
         self._current = cur
         self._t_stage = time.perf_counter()
         self._last_line = self._t_stage
-        self.pdir = tempfile.mkdtemp(prefix="wordle-lab-progress-") if self.enabled and local else None
+        self.pdir = None
+        if self.enabled and local:
+            if base:
+                os.makedirs(base, exist_ok=True)
+            self.pdir = tempfile.mkdtemp(prefix="wordle-lab-progress-", dir=base)
         self._stop.clear()
         if self.enabled:
             self._thread = threading.Thread(target=self._poll, daemon=True)
@@ -440,7 +457,8 @@ def execute(
             prog.add(Stage(stage, 0))
         t0 = time.perf_counter()
         try:
-            with prog.stage(stage, local=local) as pdir, local_workers():
+            base = gen.root if "://" not in gen.root else None
+            with prog.stage(stage, local=local, base=base) as pdir, local_workers():
                 pipeline = beam.Pipeline(options=PipelineOptions(args))
                 pairs = build(pipeline, pdir)
                 _ = pairs | "WriteTables" >> sink.WriteTables(gen.root, tables, shards)
@@ -459,9 +477,7 @@ def execute(
         except (WordleError, KeyboardInterrupt):
             raise
         except Exception as exc:  # worker-side or runner error: one line, the trace in a log
-            log = log_failure(exc, None if dry else gen.logs_dir, stage)
-            where = f"; full trace in {log}" if log else ""
-            raise PipelineError(f"{stage} failed on the {runner}: {summarise_failure(exc)}{where}") from exc
+            raise as_failure(exc, None if dry else gen, f"{stage} failed on the {runner}") from exc
         seconds = time.perf_counter() - t0
     counters = {} if dry else _counters(result)
     files = [] if dry else [sink.FileSystems.join(gen.stage(t), sink.shard_name(t, i, shards))
