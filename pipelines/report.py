@@ -1,17 +1,22 @@
 """The report job: Avro tables -> pandas -> CSV rankings and PNG plots.
 
-Reads the tables with fastavro (Beam 2.77's ``ReadFromAvro`` crashes on Dask, and the
-report is small enough for one process), aggregates with pandas and writes:
+Reads the tables with :func:`wordle_core.tables.frames.read_table` (fastavro: Beam
+2.77's ``ReadFromAvro`` crashes on Dask, and the report is small enough for one
+process), aggregates with pandas and writes:
 
-* ``rankings.csv`` — every played opener per (lexicon, strategy, mode): games, mean
-  guesses, win-in-3 %, win-in-6 %, max, failures, its first-guess scores, and its
-  rank per measure (1 = best; ties share the best rank) — the tables of seeds 001/003;
+* ``rankings.csv`` — every played opener per (lexicon, strategy, mode), best first:
+  ``rank`` (openers that lose a game after every opener that wins all, then by mean
+  guesses, then alphabetical), games, mean guesses, win-in-3 %, win-in-6 %, max,
+  failures, the game-length histogram (``solved_in_1`` ... ``solved_in_6``,
+  ``unsolved``; they sum to ``games``), its first-guess scores, and its rank per
+  measure (1 = best; ties share the best rank; ``rank_mean`` uses the same
+  winners-first rule) — the per-opener tables of the published solver write-ups;
 * ``opener_scores.csv`` — every scored opener with its rank per first-guess score;
 * ``best_worst.csv`` — the best and worst 10 openers per measure, strategy and mode;
 * ``hard_summary.csv`` — per lexicon: how many openers can / cannot guarantee a
   hard-mode win (exact verdict, or a strategy that won every game), and which;
-* ``hard_mode.csv`` — per opener x strategy: does it win every hard-mode game (seed
-  000's question), losses, worst game, whether any strategy in the run wins them all
+* ``hard_mode.csv`` — per opener x strategy: does it win every hard-mode game (the question
+  of "Winning Wordle's Hard Mode"), losses, worst game, whether any strategy in the run wins them all
   (a constructive proof of feasibility), and the exact verdict;
 * ``worst_games.csv`` — the longest games with full paths;
 * ``lengths_top.png``, ``mean_vs_eliminated.png``, ``ranking.png``.
@@ -32,7 +37,7 @@ import numpy as np
 import pandas as pd
 
 from wordle_core.errors import WordleError
-from wordle_core.tables.load import read_avro_records, table_files
+from wordle_core.tables.frames import game_path, read_table, tables_in
 
 # measure -> (column, higher is better)
 MEASURES = {
@@ -57,34 +62,67 @@ class ReportError(WordleError):
 
 
 def read_frame(input_dir: str | Path, table: str) -> pd.DataFrame | None:
-    files = table_files(input_dir, table)
-    if not files:
+    """Table ``table`` under ``input_dir`` (:func:`read_table`), or None when it is absent."""
+    if table not in tables_in(input_dir):
         return None
-    return pd.DataFrame(read_avro_records(files))
+    return read_table(input_dir, table)
 
 
 def _rank(df: pd.DataFrame, col: str, higher: bool, by: list[str]) -> pd.Series:
     return df.groupby(by)[col].rank(method="min", ascending=not higher).astype(int)
 
 
+def _rank_by_keys(df: pd.DataFrame, keys: list[str], by: list[str]) -> pd.Series:
+    """Rank (1 = best, ties share the best rank) by several ascending keys within ``by``."""
+    order = df.sort_values([*by, *keys], kind="stable")
+    pos = order.groupby(by, sort=False).cumcount() + 1
+    new = (order[[*by, *keys]] != order[[*by, *keys]].shift()).any(axis=1)
+    return pos.where(new).ffill().astype(int).reindex(df.index)
+
+
+def truthful_order(df: pd.DataFrame) -> pd.DataFrame:
+    """Rows in ranking order: winners of every game first, then by mean, then opener.
+
+    The rule behind ``rank_mean``, ``rank``, ``rank --by mean``, the HTML report and
+    the plots: within a (lexicon, strategy, mode), an opener that loses any game
+    ranks after every opener that wins them all, however short its other games are.
+    """
+    key = df.assign(_loses=df["failures"] > 0)
+    key = key.sort_values([*GROUP, "_loses", "mean_guesses", "opener"], kind="stable")
+    return df.loc[key.index]
+
+
 def rankings(summaries: pd.DataFrame, scores: pd.DataFrame | None) -> pd.DataFrame:
+    """``rankings.csv``: one row per (lexicon, strategy, mode, opener), best first.
+
+    ``rank`` is the row's position in its group (see :func:`truthful_order`);
+    ``rank_mean`` the same order with ties shared; ``rank_win3`` ... the plain
+    per-measure ranks. ``solved_in_1`` ... ``solved_in_<limit>`` and ``unsolved``
+    are the game-length histogram (they sum to ``games``).
+    """
     df = summaries.copy()
     df["win3_pct"] = (df["win_in_3_rate"] * 100).round(4)
     df["win6_pct"] = (df["win_in_6_rate"] * 100).round(4)
     df["mean_guesses"] = df["mean_guesses"].round(6)
+    hist = [c for c in df.columns if c.startswith("solved_in_")] + ["unsolved"]
     cols = [*GROUP, "opener", "games", "total_guesses", "mean_guesses", "win3_pct", "win6_pct",
-            "max_guesses", "failures"]
+            "max_guesses", "failures", *hist]
     df = df[cols]
     if scores is not None and len(scores):
         sc = scores[["lexicon", "opener", "avg_eliminated", "entropy_bits"]].copy()
         sc["avg_eliminated"] = sc["avg_eliminated"].round(6)
         sc["entropy_bits"] = sc["entropy_bits"].round(6)
         df = df.merge(sc, on=["lexicon", "opener"], how="left")
+    df = truthful_order(df).reset_index(drop=True)
+    df.insert(3, "rank", df.groupby(GROUP, sort=False).cumcount() + 1)
+    df["rank_mean"] = _rank_by_keys(df.assign(_loses=df["failures"] > 0), ["_loses", "mean_guesses"],
+                                    GROUP)
     for name, (col, higher) in MEASURES.items():
-        df[f"rank_{name}"] = _rank(df, col, higher, GROUP)
+        if name != "mean":
+            df[f"rank_{name}"] = _rank(df, col, higher, GROUP)
     if "avg_eliminated" in df:
         df["rank_avg_eliminated"] = _rank(df, "avg_eliminated", True, GROUP)
-    return df.sort_values([*GROUP, "rank_mean", "opener"]).reset_index(drop=True)
+    return df
 
 
 def score_table(scores: pd.DataFrame) -> pd.DataFrame:
@@ -98,8 +136,13 @@ def best_worst(ranks: pd.DataFrame | None, scores: pd.DataFrame | None, n: int =
     rows = []
 
     def take(group: pd.DataFrame, key: tuple, measure: str, col: str, higher: bool) -> None:
-        order = group.sort_values([col, "opener"], ascending=[not higher, True])
-        worst = group.sort_values([col, "opener"], ascending=[higher, True])
+        if measure == "mean" and "failures" in group:  # the truthful order: losers after winners
+            order = truthful_order(group)
+            worst = group.assign(_loses=group["failures"] > 0).sort_values(
+                ["_loses", col, "opener"], ascending=[False, False, True])
+        else:
+            order = group.sort_values([col, "opener"], ascending=[not higher, True])
+            worst = group.sort_values([col, "opener"], ascending=[higher, True])
         for end, part in (("best", order.head(n)), ("worst", worst.head(n))):
             for pos, (_, r) in enumerate(part.iterrows(), 1):
                 rows.append({"lexicon": key[0], "strategy": key[1], "mode": key[2], "measure": measure,
@@ -117,14 +160,8 @@ def best_worst(ranks: pd.DataFrame | None, scores: pd.DataFrame | None, n: int =
                                        "opener", "value"])
 
 
-def _path(game: dict) -> str:
-    return " ".join(f"{g}:{f}" for g, f in zip(game["guesses"], game["feedback"], strict=True))
-
-
 def hard_table(verdicts: pd.DataFrame) -> pd.DataFrame:
     df = verdicts.copy()
-    df["worst_answer"] = df["worst_game"].map(lambda g: g["answer"])
-    df["worst_path"] = df["worst_game"].map(_path)
     # A strategy that wins every game is itself a proof that the opener is feasible.
     df["won_by_some_strategy"] = df.groupby(["lexicon", "opener"])["wins_all"].transform("any")
     cols = ["lexicon", "strategy", "opener", "wins_all", "losses", "max_guesses", "worst_answer",
@@ -158,7 +195,7 @@ def worst_games(summaries: pd.DataFrame) -> pd.DataFrame:
         for g in r["worst_games"]:
             rows.append({"lexicon": r["lexicon"], "strategy": r["strategy"], "mode": r["mode"],
                          "opener": r["opener"], "answer": g["answer"], "n_guesses": g["n_guesses"],
-                         "solved": g["solved"], "path": _path(g)})
+                         "solved": g["solved"], "path": game_path(g)})
     df = pd.DataFrame(rows, columns=[*GROUP, "opener", "answer", "n_guesses", "solved", "path"])
     return df.sort_values([*GROUP, "n_guesses", "opener", "answer"],
                           ascending=[True, True, True, False, True, True]).reset_index(drop=True)
