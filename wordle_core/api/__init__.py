@@ -6,7 +6,8 @@
 * :func:`best_guesses` -> list of :class:`GuessScore` under a named strategy;
 * :func:`simulate` -> :class:`SimulationResult`; :func:`optimal` -> :class:`Optimum`;
   :func:`hard_verdict` -> :class:`HardVerdict`;
-* :func:`read_table` -> a pandas DataFrame of a pipeline run's table.
+* :func:`read_table` -> a pandas DataFrame of a pipeline run's table (the one
+  implementation, :func:`wordle_core.tables.frames.read_table`, re-exported).
 
 This layer sits on top of the engine (``game/``, ``strategies/``, ``analysis/``,
 ``search/``, ``tables/``, ``interactive/``) and below the CLI; it converts between
@@ -20,11 +21,11 @@ from wordle_core.api.analysis import (
     SimulationResult,
     hard_verdict,
     optimal,
-    read_table,
     simulate,
 )
 from wordle_core.api.feedback import Feedback, LexiconLike, as_lexicon, score
 from wordle_core.api.position import GuessScore, History, Position, Turn, best_guesses, candidates
+from wordle_core.tables.frames import read_table
 
 __all__ = [
     "Feedback",

@@ -1,10 +1,9 @@
 """Whole-game questions in words: simulate an opener, prove its optimum, decide hard mode.
 
 Each function here is a thin call into the engine (:mod:`wordle_core.analysis.simulate`,
-:mod:`wordle_core.search.exact`, :mod:`wordle_core.search.hard`,
-:mod:`wordle_core.tables.frames`) that returns a frozen dataclass with ``to_dict()``
-(snake_case keys). The engine modules are imported when a function is first called,
-so ``import wordle_core`` stays fast.
+:mod:`wordle_core.search.exact`, :mod:`wordle_core.search.hard`) that returns a frozen
+dataclass with ``to_dict()`` (snake_case keys). The engine modules are imported when a
+function is first called, so ``import wordle_core`` stays fast.
 
 The examples use a 101-answer slice of Wordle (every 23rd answer, which are also
 its only guesses) so that they run in milliseconds; the default ``lexicon="wordle"``
@@ -19,7 +18,6 @@ plays the real game::
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 from wordle_core.api.feedback import Feedback, LexiconLike, as_lexicon
@@ -28,8 +26,6 @@ from wordle_core.errors import WordleError
 from wordle_core.game.matrix import pattern_matrix
 
 if TYPE_CHECKING:
-    import pandas as pd
-
     from wordle_core.game.tree import Tree
 
 @dataclass(frozen=True)
@@ -146,7 +142,7 @@ def simulate(opener: str | None = None, strategy: str = "entropy", lexicon: Lexi
 
 def _game(tree: Tree, answer: int) -> GameRecord:
     lex = tree.lexicon
-    turns = tuple(Turn(lex.guesses[g], Feedback(p, lex.length)) for g, p in tree.path(answer))
+    turns = tuple(Turn(lex.guesses[g], Feedback.from_code(p, lex.length)) for g, p in tree.path(answer))
     return GameRecord(lex.answers[answer], turns)
 
 
@@ -264,23 +260,3 @@ def hard_verdict(opener: str, lexicon: LexiconLike = "wordle", *, budget: int | 
     return HardVerdict(lexicon=lex.name, opener=str(res["opener"]), verdict=str(res["verdict"]),
                        seconds=float(res["seconds"]),  # type: ignore[arg-type]
                        nodes=int(res["nodes"]))  # type: ignore[call-overload]
-
-
-def read_table(output_dir: str | Path, name: str) -> pd.DataFrame:
-    """Table ``name`` of a pipeline run (e.g. ``outputs/default``) as a pandas DataFrame.
-
-    The one implementation is :func:`wordle_core.tables.frames.read_table` (its doc
-    lists the tables and the flat histogram columns); a missing or unreadable table
-    raises :class:`~wordle_core.tables.load.TableError`::
-
-        >>> games = read_table("outputs/default", "opener_summaries")  # doctest: +SKIP
-        >>> games[games.unsolved == 0].sort_values("mean_guesses").head()  # doctest: +SKIP
-        >>> read_table("no-such-run", "opener_summaries")  # doctest: +IGNORE_EXCEPTION_DETAIL
-        Traceback (most recent call last):
-        ...
-        wordle_core.tables.load.TableError: no opener_summaries Avro table under 'no-such-run'
-    """
-    from wordle_core.tables.frames import read_table as read
-
-    return read(output_dir, name)
-

@@ -1,21 +1,19 @@
 """Feedback as a value: :class:`Feedback` and :func:`score`.
 
-A :class:`Feedback` is the row of colours Wordle shows for one guess. It reads as
-the ``gybbb`` string (``str(fb)``), as emoji squares (``fb.emoji``), as the engine's
-base-3 integer code (``int(fb)``) and compares equal to its string form, so
-``score("speed", "abide") == "bbyby"`` holds. The colouring rule is the engine's
+A :class:`Feedback` is the row of colours Wordle shows for one guess: the ``gybbb``
+string itself (a ``str`` subclass, so ``score("speed", "abide") == "bbyby"`` holds),
+with the emoji squares (``fb.emoji``) and the engine's base-3 integer code
+(``int(fb)``) as other forms. The colouring rule is the engine's
 (:mod:`wordle_core.game.feedback`); nothing is re-implemented here.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from wordle_core.errors import FeedbackError
 from wordle_core.game.feedback import (
     all_green,
     digits_to_int,
-    int_to_digits,
+    digits_to_str,
     parse_feedback,
     pattern_to_emoji,
     pattern_to_str,
@@ -36,26 +34,30 @@ def as_lexicon(lexicon: LexiconLike) -> Lexicon:
     return lexicon if isinstance(lexicon, Lexicon) else load_lexicon(lexicon)
 
 
-@dataclass(frozen=True, eq=False)
-class Feedback:
-    """The colours of one guess: ``code`` is the base-3 integer (``b=0, y=1, g=2``).
+class Feedback(str):
+    """The colours of one guess: a ``gybbb`` string (``g`` green, ``y`` yellow, ``b`` gray).
 
-    >>> fb = Feedback.parse("bybgb")
+    A ``str`` subclass, so it prints, compares, hashes and serialises as that string
+    and works wherever the engine takes feedback text; it adds the other forms:
+    ``.emoji``, ``.code`` / ``int()`` (the engine's base-3 integer, first position
+    most significant, ``b=0, y=1, g=2``), ``.digits`` and ``.is_win``.
+
+    >>> fb = Feedback("bybgb")
     >>> fb, str(fb), int(fb), fb.emoji
     (Feedback('bybgb'), 'bybgb', 33, '⬛🟨⬛🟩⬛')
     >>> fb == "bybgb", fb.is_win, fb.digits
     (True, False, (0, 1, 0, 2, 0))
-    >>> Feedback.parse("🟩🟩🟩🟩🟩").is_win
-    True
+    >>> Feedback.parse("🟩🟩🟩🟩🟩").is_win, Feedback.from_code(242)
+    (True, Feedback('ggggg'))
     """
 
-    code: int
-    length: int = 5
+    __slots__ = ()
 
-    def __post_init__(self) -> None:
-        if self.length < 1:
-            raise FeedbackError(f"feedback length must be at least 1, not {self.length}")
-        int_to_digits(self.code, self.length)  # raises FeedbackError when out of range
+    def __new__(cls, text: str) -> Feedback:
+        if not text or any(c not in "byg" for c in text):
+            raise FeedbackError(f"bad feedback {text!r}: Feedback() takes g/y/b letters; "
+                                "Feedback.parse() also reads other forms and emoji")
+        return super().__new__(cls, text)
 
     # --- constructors -------------------------------------------------------------------
     @classmethod
@@ -72,7 +74,16 @@ class Feedback:
         ...
         wordle_core.errors.FeedbackError: bad feedback 'gyq': use g (green), y (yellow), b (gray) or ...
         """
-        return cls(parse_feedback(text, length), length)
+        return cls.from_code(parse_feedback(text, length), length)
+
+    @classmethod
+    def from_code(cls, code: int, length: int = 5) -> Feedback:
+        """From the engine's integer pattern code (as the pattern matrix stores it).
+
+        >>> Feedback.from_code(33)
+        Feedback('bybgb')
+        """
+        return cls(pattern_to_str(int(code), length))  # FeedbackError when out of range
 
     @classmethod
     def from_digits(cls, digits: list[int] | tuple[int, ...]) -> Feedback:
@@ -84,50 +95,42 @@ class Feedback:
         bad = [d for d in digits if d not in (0, 1, 2)]
         if bad:
             raise FeedbackError(f"colour digits must be 0, 1 or 2, not {bad[0]!r}")
-        return cls(digits_to_int(list(digits)), len(digits))
+        return cls(digits_to_str(list(digits)))
 
     # --- forms --------------------------------------------------------------------------
     @property
     def digits(self) -> tuple[int, ...]:
         """Per-position colours: 0 gray, 1 yellow, 2 green."""
-        return tuple(int_to_digits(self.code, self.length))
+        return tuple("byg".index(c) for c in self)
+
+    @property
+    def code(self) -> int:
+        """The engine's base-3 pattern code (``int(fb)`` is the same)."""
+        return digits_to_int(list(self.digits))
 
     @property
     def emoji(self) -> str:
         """Emoji squares as Wordle's share text shows them (⬛ 🟨 🟩)."""
-        return pattern_to_emoji(self.code, self.length)
+        return pattern_to_emoji(self.code, len(self))
 
     @property
     def is_win(self) -> bool:
         """All green: the guess was the answer."""
-        return self.code == all_green(self.length)
+        return self.code == all_green(len(self))
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form.
 
-        >>> Feedback.parse("bybgb").to_dict()
+        >>> Feedback("bybgb").to_dict()
         {'feedback': 'bybgb', 'code': 33, 'emoji': '⬛🟨⬛🟩⬛'}
         """
         return {"feedback": str(self), "code": self.code, "emoji": self.emoji}
-
-    def __str__(self) -> str:
-        return pattern_to_str(self.code, self.length)
 
     def __int__(self) -> int:
         return self.code
 
     def __repr__(self) -> str:
         return f"Feedback({str(self)!r})"
-
-    def __eq__(self, other: object) -> bool:
-        if isinstance(other, Feedback):
-            return (self.code, self.length) == (other.code, other.length)
-        if isinstance(other, str):
-            return str(self) == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(str(self))  # equal to its string, so it hashes like it
 
 
 def score(guess: str, answer: str, *, lexicon: LexiconLike | None = None) -> Feedback:
@@ -154,5 +157,4 @@ def score(guess: str, answer: str, *, lexicon: LexiconLike | None = None) -> Fee
         guess, answer = lex.normalise(guess), lex.normalise(answer)
     else:
         guess, answer = guess.lower(), answer.lower()
-    digits = score_digits(guess, answer)
-    return Feedback(digits_to_int(digits), len(digits))
+    return Feedback(digits_to_str(score_digits(guess, answer)))

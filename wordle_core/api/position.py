@@ -33,13 +33,13 @@ class Turn(NamedTuple):
     def to_dict(self) -> dict[str, str]:
         """``{"guess": ..., "feedback": ...}``.
 
-        >>> Turn("salet", Feedback.parse("bybgb")).to_dict()
+        >>> Turn("salet", Feedback("bybgb")).to_dict()
         {'guess': 'salet', 'feedback': 'bybgb'}
         """
         return {"guess": self.guess, "feedback": str(self.feedback)}
 
 
-History = str | Sequence[tuple[str, str | Feedback]]
+History = str | Sequence[tuple[str, str]]
 """``[("salet", "bybgb"), ...]`` or the CLI's ``"salet:bybgb,crony:bbbbb"``."""
 
 
@@ -97,7 +97,8 @@ class Position:
     def history(self) -> tuple[Turn, ...]:
         """The guesses played so far with their feedback."""
         length = self.lexicon.length
-        return tuple(Turn(self.lexicon.guesses[g], Feedback(p, length)) for g, p in self._state.history)
+        return tuple(Turn(self.lexicon.guesses[g], Feedback.from_code(p, length))
+                     for g, p in self._state.history)
 
     @property
     def turn(self) -> int:
@@ -158,7 +159,7 @@ class Position:
         return not self.hard or self._state.constraints.violation(self.lexicon, row) is None
 
     # --- moves ---------------------------------------------------------------------------
-    def play(self, guess: str, feedback: str | Feedback) -> Position:
+    def play(self, guess: str, feedback: str) -> Position:
         """The position after ``guess`` got ``feedback`` (this one is unchanged).
 
         >>> Position(hard=True).play("salet", "bybgb").play("crane", "bbbbb")
@@ -290,10 +291,10 @@ def best_guesses(position: Position | History, strategy: str = "entropy", n: int
                        o.can_be_answer, o.pick) for o in found.options]
 
 
-def _pairs(history: History) -> list[tuple[str, str | Feedback]]:
+def _pairs(history: History) -> list[tuple[str, str]]:
     if isinstance(history, str):
         return list(parse_history(history))
-    out: list[tuple[str, str | Feedback]] = []
+    out: list[tuple[str, str]] = []
     for item in history:
         if not (isinstance(item, tuple | list) and len(item) == 2):
             raise FeedbackError(f"history item {item!r} must be a (guess, feedback) pair")
@@ -301,11 +302,5 @@ def _pairs(history: History) -> list[tuple[str, str | Feedback]]:
     return out
 
 
-def _code(feedback: str | Feedback, lexicon: Lexicon) -> int:
-    if isinstance(feedback, Feedback):
-        if feedback.length != lexicon.length:
-            raise FeedbackError(f"feedback {str(feedback)!r} has {feedback.length} colours, "
-                                f"expected {lexicon.length}")
-        return feedback.code
-    return parse_feedback(feedback, lexicon.length)
-
+def _code(feedback: str, lexicon: Lexicon) -> int:
+    return parse_feedback(str(feedback), lexicon.length)
