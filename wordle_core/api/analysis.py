@@ -51,6 +51,7 @@ class GameRecord:
 class SimulationResult:
     """Every answer played from one opener by one strategy (see :func:`simulate`).
 
+    ``total`` is the guesses of all games together (what :func:`optimal` minimises),
     ``histogram`` maps game length to games; ``failures`` counts games over the
     guess limit; ``worst_games`` are the longest games (longest first, then by answer).
     ``report`` is the solve-all report of the "ultimate Wordle solver" article's
@@ -63,7 +64,7 @@ class SimulationResult:
     opener: str
     hard: bool
     games: int
-    total_guesses: int
+    total: int
     mean: float
     max_guesses: int
     failures: int
@@ -89,7 +90,7 @@ class SimulationResult:
         """JSON-ready form with snake_case keys (``report`` and ``tree`` left out)."""
         return {
             "lexicon": self.lexicon, "strategy": self.strategy, "opener": self.opener,
-            "hard": self.hard, "games": self.games, "total_guesses": self.total_guesses,
+            "hard": self.hard, "games": self.games, "total": self.total,
             "mean": self.mean, "max_guesses": self.max_guesses, "failures": self.failures,
             "histogram": {str(k): v for k, v in self.histogram.items()},
             "worst_games": [g.to_dict() for g in self.worst_games], "seconds": self.seconds,
@@ -107,7 +108,7 @@ def simulate(opener: str | None = None, strategy: str = "entropy", lexicon: Lexi
     >>> from wordle_core import Lexicon, load_lexicon
     >>> small = Lexicon.build("wordle-101", load_lexicon("wordle").answers[::23])
     >>> r = simulate("trace", strategy="entropy", lexicon=small)
-    >>> r.games, r.total_guesses, round(r.mean, 4), r.max_guesses, r.failures
+    >>> r.games, r.total, round(r.mean, 4), r.max_guesses, r.failures
     (101, 256, 2.5347, 4, 0)
     >>> r.histogram
     {1: 1, 2: 46, 3: 53, 4: 1}
@@ -129,7 +130,7 @@ def simulate(opener: str | None = None, strategy: str = "entropy", lexicon: Lexi
     return SimulationResult(
         lexicon=lex.name, strategy=str(report["strategy"]), opener=str(report["opener"]), hard=hard,
         games=int(report["totalCount"]),  # type: ignore[call-overload]
-        total_guesses=int(report["totalGuesses"]),  # type: ignore[call-overload]
+        total=int(report["totalGuesses"]),  # type: ignore[call-overload]
         mean=float(report["meanGuesses"]),  # type: ignore[arg-type]
         max_guesses=int(report["maxGuesses"]),  # type: ignore[call-overload]
         failures=int(report["failures"]),  # type: ignore[call-overload]
@@ -249,14 +250,16 @@ def hard_verdict(opener: str, lexicon: LexiconLike = "wordle", *, budget: int | 
     >>> v.verdict, v.feasible
     ('feasible', True)
     """
-    from wordle_core.search.hard import DEFAULT_NODE_BUDGET
     from wordle_core.search.hard import hard_verdict as decide
 
     lex = as_lexicon(lexicon)
     row = lex.guess_id(opener)
-    if budget is not None and budget < 1:
+    if budget is None:
+        res = decide(lex, row, pattern_matrix(lex))
+    elif budget < 1:
         raise WordleError(f"budget must be a positive number of nodes, not {budget}")
-    res = decide(lex, row, pattern_matrix(lex), node_budget=DEFAULT_NODE_BUDGET if budget is None else budget)
+    else:
+        res = decide(lex, row, pattern_matrix(lex), node_budget=budget)
     return HardVerdict(lexicon=lex.name, opener=str(res["opener"]), verdict=str(res["verdict"]),
                        seconds=float(res["seconds"]),  # type: ignore[arg-type]
                        nodes=int(res["nodes"]))  # type: ignore[call-overload]
