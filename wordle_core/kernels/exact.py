@@ -36,6 +36,8 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
+from wordle_core.kernels.hard import hard_filter  # the NYT rule, compiled (HardConstraints)
+
 INF = 1 << 40
 KEY_TYPE = types.UniTuple(types.int64, 2)
 VAL_TYPE = types.UniTuple(types.int64, 3)
@@ -216,45 +218,6 @@ def count_buckets(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: i
             nb[g0 + t] = c
             isg[g0 + t] = (bits[t, gw] & gb) != np.uint64(0)
     return nb, isg
-
-
-@njit(cache=True)
-def hard_filter(legal: np.ndarray, codes: np.ndarray, counts: np.ndarray, g: int, p: int,
-                length: int, n_sym: int) -> np.ndarray:
-    """Rows of ``legal`` still allowed in hard mode after guess ``g`` showed pattern ``p``.
-
-    NYT rule: a green stays in place; every green/yellow letter is used again (with
-    multiplicity); gray letters may be reused.
-    """
-    need = np.zeros(n_sym, np.int64)
-    gpos = np.full(length, -1, np.int64)
-    q = p
-    for i in range(length - 1, -1, -1):
-        dgt = q % 3
-        q //= 3
-        s = codes[g, i]
-        if dgt == 2:
-            gpos[i] = s
-        if dgt >= 1:
-            need[s] += 1
-    out = np.empty(legal.shape[0], legal.dtype)
-    k = 0
-    for j in range(legal.shape[0]):
-        r = legal[j]
-        ok = True
-        for i in range(length):
-            if gpos[i] >= 0 and codes[r, i] != gpos[i]:
-                ok = False
-                break
-        if ok:
-            for s in range(n_sym):
-                if need[s] > 0 and counts[r, s] < need[s]:
-                    ok = False
-                    break
-        if ok:
-            out[k] = r
-            k += 1
-    return out[:k].copy()
 
 
 @njit(cache=True)
