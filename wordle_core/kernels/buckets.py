@@ -53,7 +53,8 @@ import numba
 import numpy as np
 from numba import njit, prange
 
-BLOCK = 64  # guesses per block: 64 x 243 int16 counters = 31 KiB, inside L1
+BLOCK = 64  # guesses per block: 64 x 243 counters (8 or 16 bit) + first-visit lists, about L1 size
+_PERFECT_ROW_SCAN = 128  # at most this many rows: the perfect-split scan reads rows directly
 _ROW_KERNEL_ROWS = 16  # at most this many guess rows: the row kernel (no transposed copy)
 _PARALLEL_CELLS = 400_000  # rows x candidates from which the blocked kernel uses threads
 _TRANSPOSE_MAX_BYTES = 1 << 30  # larger matrices are read row by row (no second copy)
@@ -137,13 +138,18 @@ def transposed(matrix: np.ndarray) -> np.ndarray:
 
 
 # --- compiled primitives -------------------------------------------------------------
+def _counts_dtype(n_max: int) -> type[np.integer]:
+    return np.uint8 if n_max < 256 else np.int16 if n_max < 32768 else np.int32
+
+
 def counts_table(n_rows: int, n_patterns: int, n_max: int) -> np.ndarray:
     """A zeroed ``n_rows x n_patterns`` counts table able to count ``n_max`` candidates.
 
-    16-bit counters while ``n_max`` fits (half the cache of 32-bit ones). The blocked
-    primitives leave it all-zero again after each block, so it is allocated once.
+    The narrowest counters that fit (8-bit below 256 candidates, then 16, then 32 bit), so
+    that a block's table stays in the L1 cache. The blocked primitives leave it all-zero
+    again after each block, so it is allocated once.
     """
-    return np.zeros((n_rows, n_patterns), np.int16 if n_max < 32768 else np.int32)
+    return np.zeros((n_rows, n_patterns), _counts_dtype(n_max))
 
 
 @njit(cache=True, nogil=True)
@@ -166,7 +172,7 @@ def count_block(mt, cands, rows, dense, lo, hi, counts, firsts, n_first):
             c = counts[t, p]
             firsts[t, n_first[t]] = p
             n_first[t] += 1 if c == 0 else 0
-            counts[t, p] = c + 1
+            counts[t, p] = c + 1  # cannot wrap: the counters hold n_max candidates
 
 
 @njit(cache=True, nogil=True)
@@ -291,6 +297,44 @@ def _first_perfect(mat, rows, cands, n_pat):
 
 
 @njit(cache=True, nogil=True)
+def first_perfect_block(mt, cands, rows, dense, blk, seen, dead, stamp):
+    """Index in ``rows`` of the first guess giving every candidate its own pattern, else -1.
+
+    Blocked over the transposed matrix: for each block of ``blk`` guesses the candidates'
+    row segments are read in turn and a guess drops out at its first repeated pattern;
+    the block ends as soon as every guess in it dropped out. ``seen`` (``blk x patterns``
+    int64) and ``stamp`` (one-element int64 array) are reusable scratch: a pattern counts
+    as seen by guess ``t`` when ``seen[t, p] == stamp[0]``; ``dead`` is ``blk`` booleans.
+    """
+    n = cands.shape[0]
+    n_g = rows.shape[0]
+    for lo in range(0, n_g, blk):
+        hi = min(lo + blk, n_g)
+        m = hi - lo
+        stamp[0] += 1
+        st = stamp[0]
+        for t in range(m):
+            dead[t] = False
+        alive = m
+        for j in range(n):
+            row = mt[cands[j]]
+            for t in range(m):
+                p = row[lo + t] if dense else row[rows[lo + t]]
+                dup = seen[t, p] == st
+                if dup and not dead[t]:
+                    dead[t] = True
+                    alive -= 1
+                seen[t, p] = st
+            if alive == 0:
+                break
+        if alive > 0:
+            for t in range(m):
+                if not dead[t]:
+                    return lo + t
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def split_codes(codes, items, n_pat):
     """``items`` grouped by their pattern ``codes`` (counting sort, stable), patterns ascending.
 
@@ -406,7 +450,7 @@ def threads() -> int:
 def _tables(n_chunks: int, n_patterns: int, n_max: int,
             pat_dtype: np.dtype) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """This thread's reusable (counts, firsts, n_first) tables; counts are all-zero between calls."""
-    dtype = np.int16 if n_max < 32768 else np.int32
+    dtype = _counts_dtype(n_max)
     key = (n_chunks, n_patterns, dtype, np.dtype(pat_dtype))
     cached = getattr(_LOCAL, "tables", None)
     if cached is None or cached[0] != key:
@@ -508,8 +552,23 @@ def first_perfect_split(matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray,
     """
     if cands.shape[0] > n_patterns:
         return -1
-    return int(_first_perfect(np.asarray(matrix), np.ascontiguousarray(rows, dtype=np.int64),
-                              np.ascontiguousarray(cands, dtype=np.int64), n_patterns))
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    cands = np.ascontiguousarray(cands, dtype=np.int64)
+    if rows.shape[0] <= _PERFECT_ROW_SCAN or matrix.nbytes > _TRANSPOSE_MAX_BYTES:
+        return int(_first_perfect(np.asarray(matrix), rows, cands, n_patterns))
+    seen, dead, stamp = _perfect_scratch(n_patterns)
+    dense = _is_all_rows(rows, matrix.shape[0])
+    return int(first_perfect_block(transposed(matrix), cands, rows, dense, seen.shape[0], seen, dead, stamp))
+
+
+def _perfect_scratch(n_patterns: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """This thread's scratch for :func:`first_perfect_block` (stamps: never cleared)."""
+    cached = getattr(_LOCAL, "perfect", None)
+    if cached is None or cached[0].shape[1] != n_patterns:
+        blk = _block_for(n_patterns)
+        cached = (np.zeros((blk, n_patterns), np.int64), np.zeros(blk, np.bool_), np.zeros(1, np.int64))
+        _LOCAL.perfect = cached
+    return cached
 
 
 def bucket_counts(matrix: np.ndarray, row: int, cands: np.ndarray, n_patterns: int) -> np.ndarray:
