@@ -13,11 +13,11 @@ import time
 
 import numpy as np
 
+from tests.reference_buckets import bucket_stats_numpy
 from wordle_core.analysis.multiboard import simulate_multi
 from wordle_core.game.lexicon import load_lexicon
 from wordle_core.game.matrix import pattern_matrix
-from wordle_core.kernels.partition import partition_stats_numpy
-from wordle_core.strategies.prior import weighted_stats
+from wordle_core.kernels.buckets import weighted_stats
 
 
 def kernel_speed(lex, mat) -> None:
@@ -28,7 +28,7 @@ def kernel_speed(lex, mat) -> None:
         sets = [np.sort(rng.choice(len(lex.answers), n, replace=False)) for _ in range(20)]
         t0 = time.perf_counter()
         for c in sets:
-            partition_stats_numpy(mat, None, c, lex.n_patterns)
+            bucket_stats_numpy(mat, None, c, lex.n_patterns)
         t_np = (time.perf_counter() - t0) / len(sets)
         t0 = time.perf_counter()
         for c in sets:

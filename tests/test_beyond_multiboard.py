@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from tests.reference_buckets import bucket_stats_numpy
 from wordle_core.analysis.multiboard import (
     MultiEntropy,
     MultiState,
@@ -23,7 +24,6 @@ from wordle_core.game.feedback import score
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
-from wordle_core.kernels.partition import partition_stats_numpy
 from wordle_core.strategies import get_strategy
 
 
@@ -51,7 +51,7 @@ def test_choice_maximises_summed_entropy_by_brute_force(small_lex):
             continue
         total = np.zeros(len(small_lex.guesses))
         for c in st.candidates:
-            s = partition_stats_numpy(mat, None, c, small_lex.n_patterns)
+            s = bucket_stats_numpy(mat, None, c, small_lex.n_patterns)
             total += s.entropy
             total[small_lex.answer_rows[c]] += 1.0 / c.shape[0]
         g = strat.choose(st)
