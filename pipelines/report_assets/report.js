@@ -97,7 +97,7 @@
     ["hist", "game lengths", "games solved in 1, 2, … guesses; red: not solved", "l"],
     ["ae", "avg elim.", "answers the first guess rules out, on average"],
     ["ent", "entropy", "bits of information in the first guess's feedback"],
-    ["exact", "optimum", "proven minimum total guesses from this opener in this mode (where computed)"],
+    ["exact", "optimum", "proven minimum total guesses from this opener in this mode (where computed; none: proven that no strategy wins every game)"],
     ["verdict", "hard verdict", "can any strategy win every hard-mode game from this opener? (exact search, or a strategy that did)", "l"],
   ];
   const GROUP_ORDER = (x) => x.g;
@@ -151,7 +151,7 @@
       <td class="l">${esc(r.lexicon)} · ${esc(r.strategy)} · ${esc(r.mode)}</td>
       <td class="num">${fmt(r.mean, 4)}</td><td class="num">${fmt(r.w3, 2)}</td><td class="num">${fmt(r.w6, 2)}</td>
       <td class="num">${r.max}</td><td class="num fail">${r.fail}</td><td class="l">${spark(r.hist)}</td>
-      <td class="num">${fmt(r.ae, 1)}</td><td class="num">${fmt(r.ent, 3)}</td><td class="num">${int(r.exact)}</td>
+      <td class="num">${fmt(r.ae, 1)}</td><td class="num">${fmt(r.ent, 3)}</td><td class="num">${r.exact === -1 ? "none" : int(r.exact)}</td>
       <td class="l">${pill(r.verdict)}</td></tr>`).join("");
     $("#view").innerHTML = `${cards()}
       <div class="controls">
@@ -229,7 +229,7 @@
       return `<section class="panel" data-group="${r.g}"><h3>${esc(r.lexicon)} · ${esc(r.strategy)} · ${esc(r.mode)} mode</h3>
         <div class="meta">rank <b>${r.rank}</b> of ${int(n)} · mean <b>${fmt(r.mean, 4)}</b> (${int(r.tot)} guesses / ${int(r.games)} games)
         · win ≤3 ${fmt(r.w3, 2)} % · win ≤6 ${fmt(r.w6, 2)} % · max ${r.max} · ${r.fail ? `<span class="pill loses">${r.fail} lost</span>` : '<span class="pill wins">wins every game</span>'}
-        ${r.exact !== null ? ` · proven optimum <b>${int(r.exact)}</b>` : ""}</div>
+        ${r.exact === -1 ? " · proven: no strategy wins every game" : r.exact !== null ? ` · proven optimum <b>${int(r.exact)}</b>` : ""}</div>
         ${histSvg(r.hist, D.limit)}
         <div class="meta">worst games (full paths):</div><div class="games">${games || '<span class="note">none recorded</span>'}</div></section>`;
     }).join("");
