@@ -33,7 +33,7 @@ def test_run_writes_tables_and_report(run_dir, capsys):
     for table in ("opener_scores", "opener_summaries"):
         assert len(list((run_dir / table).glob(f"{table}-00000-of-00001.avro"))) == 1
     report = run_dir / "report"
-    for name in ("rankings.csv", "best_worst.csv", "worst_games.csv", "opener_scores.csv",
+    for name in ("rankings.csv", "best_worst.csv", "worst_games.csv", "opener_scores.csv", "index.html",
                  "lengths_top.png", "mean_vs_eliminated.png", "ranking.png"):
         assert (report / name).stat().st_size > 0, name
     rows = list(csv.DictReader((report / "rankings.csv").open()))
@@ -41,6 +41,12 @@ def test_run_writes_tables_and_report(run_dir, capsys):
         (s, o) for s in ("entropy", "minimax") for o in ("salet", "crane", "fuzzy")}
     for r in rows:
         assert int(r["games"]) == 2315
+        hist = [int(r[f"solved_in_{i}"]) for i in range(1, 7)] + [int(r["unsolved"])]
+        assert sum(hist) == 2315 and hist[-1] == int(r["failures"])
+        assert sum(i * n for i, n in enumerate(hist[:6], 1)) + 7 * hist[-1] <= int(r["total_guesses"])
+    for strategy in ("entropy", "minimax"):  # winners of every game rank first
+        loses = [int(r["failures"]) > 0 for r in rows if r["strategy"] == strategy]
+        assert loses == sorted(loses)
     scores = list(csv.DictReader((report / "opener_scores.csv").open()))
     assert len(scores) == 12972
 
