@@ -35,6 +35,7 @@ def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about:
 def guarded(fn):
     """An entry point whose SIGINT/SIGTERM is one line and exit 130/143 (see runner.interrupts)."""
     import functools
+    import signal
 
     from .runner import Interrupted, interrupts, kill_workers
 
@@ -46,9 +47,7 @@ def guarded(fn):
         except KeyboardInterrupt as exc:
             kill_workers()
             if not isinstance(exc, Interrupted):
-                exc = Interrupted(2)
-            exc.detail = (f" ({exc.args[0]}): nothing was published; finished shards are kept, "
-                          "continue with --resume")
+                exc = Interrupted(signal.SIGINT)
             raise exc from None
 
     return wrapper

@@ -55,6 +55,8 @@ class Interrupted(KeyboardInterrupt):
         super().__init__(signal.Signals(signum).name)
         self.signum = signum
         self.exit_code = 128 + signum
+        self.detail = (f" ({self.args[0]}): nothing was published; finished shards are kept, "
+                       "continue with --resume")
 
 
 @contextlib.contextmanager
@@ -431,15 +433,24 @@ def execute(
     beam_args: list[str],
     *,
     shards: int = 1,
-    progress: JobProgress | None = None,
+    progress: JobProgress | bool | None = None,
     stage: str = "pipeline",
     dask_workers: int | None = None,
+    total: int = 0,
+    desc: str | None = None,
 ) -> RunResult:
     """Run ``build`` and stage its tables in the generation ``gen`` (sealed on success).
 
     Publishing is the generation's commit (:mod:`pipelines.generation`), done by the
-    caller once every stage of the run succeeded.
+    caller once every stage of the run succeeded. ``gen`` may also be an output
+    directory: then this one stage is its own generation, published on success
+    (``total``/``desc``/``progress=True`` describe its progress line).
     """
+    if isinstance(gen, str):
+        return _execute_alone(build, gen, tables, beam_args, shards=shards, progress=progress,
+                              stage=desc or stage, dask_workers=dask_workers, total=total)
+    if not isinstance(progress, JobProgress):
+        progress = None
     args = list(beam_args)
     with contextlib.ExitStack() as stack:
         if dask_workers:
@@ -483,6 +494,30 @@ def execute(
     files = [] if dry else [sink.FileSystems.join(gen.stage(t), sink.shard_name(t, i, shards))
                             for t in tables for i in range(shards)]
     return RunResult(tables, files, seconds, runner, counters, dry, result)
+
+
+def _execute_alone(build: Callable[[beam.Pipeline, str | None], Any], output: str, tables: list[str],
+                   beam_args: list[str], *, shards: int, progress: Any, stage: str,
+                   dask_workers: int | None, total: int) -> RunResult:
+    from . import generation
+
+    if is_dry(beam_args):
+        gen = generation.Generation(output, "dry-run", "-", "-")
+    else:
+        output = ensure_output(output)
+        gen = generation.begin(output, generation.config_hash({"stage": stage, "tables": tables}), "-")
+    prog = progress if isinstance(progress, JobProgress) else JobProgress(
+        [Stage(stage, total)], enabled=progress is not False)
+    try:
+        res = execute(build, gen, tables, beam_args, shards=shards, progress=prog, stage=stage,
+                      dask_workers=dask_workers)
+        if not res.dry_run:
+            res.files = gen.commit(list(tables))
+    except BaseException:
+        if not is_dry(beam_args):
+            gen.release()
+        raise
+    return res
 
 
 def _local_dask(args: list[str]) -> bool:

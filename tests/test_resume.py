@@ -44,16 +44,18 @@ def _start(out: Path, *extra: str) -> subprocess.Popen:
                             text=True)
 
 
-def _shards(out: Path) -> int:
-    return len(list(out.glob(".staging-*/_shards/play/shard-*.pkl")))
+def _shards(out: Path, skip: set[str] = frozenset()) -> int:
+    return len([p for p in out.glob(".staging-*/_shards/play/shard-*.pkl") if p.parts[-4] not in skip])
 
 
-def _wait_for_shards(proc: subprocess.Popen, out: Path, n: int, timeout: float = 120) -> int:
+def _wait_for_shards(proc: subprocess.Popen, out: Path, n: int, timeout: float = 120,
+                     skip: set[str] = frozenset()) -> int:
+    """Wait until the run ``proc`` (not an earlier one: ``skip`` its stagings) finished ``n`` shards."""
     t0 = time.time()
     while time.time() - t0 < timeout:
         if proc.poll() is not None:
             pytest.fail(f"the run ended before it was killed: {proc.stderr.read()[-500:]}")
-        done = _shards(out)
+        done = _shards(out, skip)
         if done >= n:
             return done
         time.sleep(0.05)
@@ -101,8 +103,9 @@ def test_sigterm_and_sigint_are_one_line_and_keep_the_old_result(clean, tmp_path
     shutil.copytree(clean, out)
     before = _published(out)
     for sig, code in ((signal.SIGTERM, 143), (signal.SIGINT, 130)):
+        earlier = {p.name for p in out.glob(".staging-*")}  # the SIGTERM'd run's, removed by this one
         proc = _start(out, "--worst-games", "2")  # another config: would replace the tables
-        _wait_for_shards(proc, out, 5)
+        _wait_for_shards(proc, out, 5, skip=earlier)
         workers = _workers_of(proc.pid)
         for _ in range(30):  # the DirectRunner's worker processes, started by the driver
             workers = workers or _workers_of(proc.pid)
@@ -111,7 +114,7 @@ def test_sigterm_and_sigint_are_one_line_and_keep_the_old_result(clean, tmp_path
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == code, err[-800:]
         lines = [x for x in err.splitlines() if x.startswith("wordle-lab: ")]
-        assert lines[-1].startswith("wordle-lab: interrupted") and "--resume" in lines[-1]
+        assert lines[-1].startswith("wordle-lab: interrupted") and "--resume" in lines[-1], err
         assert "Traceback" not in err and "Exception in thread" not in err
         assert _published(out) == before  # the earlier complete result is untouched
         assert _shards(out) >= 5  # finished shards survive for --resume

@@ -55,6 +55,7 @@ RECORD_TYPES: dict[str, str] = {
     "games": "org.wordlelab.v1.GameRecord",
     "hard_verdicts": "org.wordlelab.v1.HardVerdict",
     "trees": "org.wordlelab.v1.DecisionTree",
+    "optimal": "org.wordlelab.v1.OptimalValue",
 }
 
 
