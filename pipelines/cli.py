@@ -18,7 +18,7 @@ from wordle_core.cli import OneLineParser
 
 from . import jobs
 from .config import ConfigError, JobConfig
-from .options import add_job_args, config_from
+from .options import add_job_args, add_resume_arg, config_from
 
 
 def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about: str = ""):
@@ -26,6 +26,7 @@ def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about:
                       epilog="Any other --flag is passed to Apache Beam "
                       "(e.g. --runner, --direct_num_workers).")
     add_job_args(p, play=play)
+    add_resume_arg(p)
     if extra:
         extra(p)
     ns, beam_args = p.parse_known_args(list(sys.argv[1:] if argv is None else argv))

@@ -350,6 +350,12 @@ def begin(output: str, cfg_hash: str, lex_fp: str, *, resume: bool = False,
             reuse = Generation(output, gen, cfg_hash, lex_fp, resumed=True)
             continue
         remove_tree(root)
+    if _local(output):  # the layout before generations: <table>/.staging-<id> of killed runs
+        for name in listdir(output):
+            if not name.startswith("."):
+                for inner in listdir(join(output, name)):
+                    if inner.startswith(STAGING_PREFIX) and os.path.isdir(join(output, name, inner)):
+                        remove_tree(join(output, name, inner))
     g = reuse or Generation(output, uuid.uuid4().hex[:12], cfg_hash, lex_fp)
     if resume and reuse is None:
         note("nothing to resume: starting from the beginning")

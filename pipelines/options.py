@@ -38,11 +38,15 @@ def add_job_args(p: argparse.ArgumentParser, *, play: bool = True) -> None:
                         "default: each worker's local cache")
     p.add_argument("--dask-workers", dest="dask_workers", type=int, metavar="N",
                    help="start a local dask.distributed cluster of N worker processes and run on it")
+    p.add_argument("--no-progress", dest="progress", action="store_false",
+                   help="no progress bar on stderr")
+
+
+def add_resume_arg(p: argparse.ArgumentParser) -> None:
+    """``--resume`` for the sharded pipelines (:mod:`pipelines.shards`)."""
     p.add_argument("--resume", action="store_true",
                    help="continue the unfinished run of the same config in --output: finished "
                         "shards are reused, the rest computed (a different config is refused)")
-    p.add_argument("--no-progress", dest="progress", action="store_false",
-                   help="no progress bar on stderr")
 
 
 def config_from(ns: argparse.Namespace, **fixed: Any) -> JobConfig:

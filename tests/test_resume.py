@@ -202,18 +202,12 @@ def test_killed_at_every_stage_boundary_no_mixed_generation(old_output, tmp_path
         except avro.TableError as exc:
             assert "\n" not in str(exc)
             states.append("refused")
-    published_new = [s for s in states if s not in (old_gen, "refused")]
-    if not published_new:  # before the commit's moves: the old generation whole
-        assert set(states) == {old_gen} and _published(out) == old
-    else:  # mid-publish: whatever is new is refused by readers until the next run rolls forward
-        gens = json.loads((out / avro.GENERATION).read_text())["entries"]
-        if set(gens.values()) == {old_gen}:
-            assert "refused" in states or len(set(states)) > 1
-            with pytest.raises(avro.TableError):
-                for entry in ("opener_scores", "opener_summaries", "hard_verdicts", "report"):
-                    avro.verify_dir(out / entry)
-        else:
-            assert len(set(states)) == 1  # the last step: everything is the new generation
+    readable = {s for s in states if s != "refused"}
+    assert len(readable) <= 1  # never a readable new table beside a readable old report (or back)
+    if step in STEPS[:4]:  # before the first move: the old generation, whole
+        assert states == [old_gen] * 4 and _published(out) == old
+    elif step != "generation":  # mid-publish: the new entries are refused until rolled forward
+        assert "refused" in states
     # the next run finishes (or redoes) the job; the output is one consistent generation
     assert main([*args, *outputs, "--strategies", "minimax", "--resume"]) == 0
     gens = {avro.verify_dir(out / e).generation for e in ("opener_scores", "opener_summaries",
