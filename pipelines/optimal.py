@@ -5,9 +5,10 @@ the minimal sum of guesses over every answer; a weak opener takes minutes, so al
 12,972 openers take CPU-hours. This pipeline spreads that work and survives being
 stopped:
 
-1. the selected openers (sorted) are cut into *parts* of ``--part-size`` openers per
-   mode; a part's name is a hash of what it computes (lexicon, mode, guess pool, guess
-   limit, its openers), so the same selection always gives the same parts;
+1. the selected openers, most first-guess buckets first (likely best, and cheapest to
+   prove, first), are cut into *parts* of ``--part-size`` openers per mode; a part's
+   name is a hash of what it computes (lexicon, mode, guess pool, guess limit, its
+   openers), so the same selection always gives the same parts;
 2. ``ProveOpeners`` (a named composite transform) spreads the parts over the workers
    (``Reshuffle``); a worker proves its part's openers one after the other with one
    solver per mode (openers share its memo, bounded by ``--memo-limit``) and, as soon
@@ -95,8 +96,9 @@ class SearchSpec:
 
 def plan_parts(lexicon: str, openers: Sequence[str], modes: Sequence[str], pool: str,
                limit: int, part_size: int) -> list[Part]:
-    """Cut the sorted openers into parts per mode; names are hashes of their content."""
-    words = sorted(set(openers))
+    """Cut the openers (in the given order, duplicates dropped) into parts per mode; names
+    are hashes of their content, so the same order gives the same parts."""
+    words = list(dict.fromkeys(openers))
     parts = []
     for mode in modes:
         for i in range(0, len(words), part_size):
@@ -374,7 +376,11 @@ def _run(ns, beam_args, config_from, execute) -> int:
         rows = [r for r in rows if lex.guess_is_answer[r]]
     if not rows:
         raise ConfigError("no openers to prove")
-    openers = [lex.guesses[r] for r in rows]
+    from wordle_core.search.exact import ExactSolver
+
+    # likely-best (and cheapest) openers first: the first parts to finish are the useful ones
+    ordered, _ = ExactSolver(lex, pool=ns.guess_pool).opener_order(rows)
+    openers = [lex.guesses[int(r)] for r in ordered]
     limit = ns.max_guesses or lex.max_guesses
     from .runner import ensure_output
 
