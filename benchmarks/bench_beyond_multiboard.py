@@ -55,9 +55,9 @@ def main() -> None:
     for n in (int(x) for x in args.boards.split(",")):
         r = simulate_multi(lex, n, args.games, args.seed, "salet", matrix=mat, progress=True)
         reports.append(r)
-        print(f"{n:>6} {r['limit']:>5} {r['meanGuesses']:>8.4f} {r['maxGuesses']:>4} {r['failures']:>6} "
-              f"{100 * r['failureRate']:>6.2f}% {r['seconds']:>7.1f} {r['msPerGame']:>8.1f}   "
-              f"{r['guessDistribution']}")
+        print(f"{n:>6} {r['limit']:>5} {r['mean_guesses']:>8.4f} {r['max_guesses']:>4} {r['failures']:>6} "
+              f"{100 * r['failure_rate']:>6.2f}% {r['seconds']:>7.1f} {r['ms_per_game']:>8.1f}   "
+              f"{r['guess_distribution']}")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(reports, fh, indent=1)

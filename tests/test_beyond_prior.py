@@ -101,14 +101,14 @@ def test_prior_effect_report_counts_both_ways(small_all):
     rep = prior_effect(small_all, "entropy")
     assert [r["prior"] for r in rep["runs"]] == ["uniform", "frequency"]
     for r in rep["runs"]:
-        dist = {int(k): v for k, v in r["guessDistribution"].items()}
+        dist = {int(k): v for k, v in r["guess_distribution"].items()}
         assert sum(dist.values()) == len(small_all.answers)
-        assert r["solvedUnweighted"] == pytest.approx(
+        assert r["solved_unweighted"] == pytest.approx(
             sum(v for k, v in dist.items() if k <= 6) / len(small_all.answers))
-        assert 0 < r["solvedWeighted"] <= 1
+        assert 0 < r["solved_weighted"] <= 1
     # The frequency-weighted solver needs fewer guesses on frequency-weighted answers.
     uni, fr = rep["runs"]
-    assert fr["meanGuessesWeighted"] < uni["meanGuessesWeighted"]
+    assert fr["mean_guesses_weighted"] < uni["mean_guesses_weighted"]
     lengths = np.array([1, 6, 7, 3])
     assert weighted_success(lengths, np.arange(4), np.array([0.1, 0.2, 0.3, 0.4]), 6) == pytest.approx(0.7)
 

@@ -245,14 +245,14 @@ def simulate_multi(
         "games": games,
         "seed": seed,
         "limit": limit,
-        "meanGuesses": float(lengths.mean()),
-        "maxGuesses": int(lengths.max()),
+        "mean_guesses": float(lengths.mean()),
+        "max_guesses": int(lengths.max()),
         "failures": int((lengths > limit).sum()),
-        "failureRate": float((lengths > limit).mean()),
-        "guessDistribution": {str(k): hist[k] for k in sorted(hist)},
-        "worstGame": [lexicon.answers[a] for a in worst[1]],
+        "failure_rate": float((lengths > limit).mean()),
+        "guess_distribution": {str(k): hist[k] for k in sorted(hist)},
+        "worst_game": [lexicon.answers[a] for a in worst[1]],
         "seconds": round(secs, 2),
-        "msPerGame": round(1000 * secs / games, 2),
+        "ms_per_game": round(1000 * secs / games, 2),
     }
 
 

@@ -114,7 +114,7 @@ def _r(x: np.ndarray) -> np.ndarray:
 class Entropy(PartitionStrategy):
     name = "entropy"
     summary = "maximise expected information (bits) plus the chance to win now"
-    source = "seed 004 (3Blue1Brown's measure)"
+    source = "3Blue1Brown's information measure; \"Wordle Solver\" (2022)"
 
     def keys(self, stats: BucketStats, is_cand: np.ndarray) -> list[np.ndarray]:
         # Information in bits, plus P(guess is the answer) = 1/n for a candidate: a
@@ -126,7 +126,7 @@ class Entropy(PartitionStrategy):
 class ExpectedSize(PartitionStrategy):
     name = "expected-size"
     summary = "minimise the expected number of candidates left"
-    source = "seed 004"
+    source = "\"Wordle Solver\" (2022)"
 
     def keys(self, stats: BucketStats, is_cand: np.ndarray) -> list[np.ndarray]:
         return [stats.sum_sq, stats.largest]
@@ -136,7 +136,7 @@ class ExpectedSize(PartitionStrategy):
 class Minimax(PartitionStrategy):
     name = "minimax"
     summary = "minimise the largest bucket (worst case); ties by expected size"
-    source = "seed 003"
+    source = "\"The Wordle Bot\""
 
     def keys(self, stats: BucketStats, is_cand: np.ndarray) -> list[np.ndarray]:
         return [stats.largest, stats.sum_sq]
@@ -146,7 +146,7 @@ class Minimax(PartitionStrategy):
 class Partitions(PartitionStrategy):
     name = "partitions"
     summary = "maximise the number of distinct feedback patterns; ties by expected size"
-    source = "seed 004"
+    source = "\"Wordle Solver\" (2022)"
 
     def keys(self, stats: BucketStats, is_cand: np.ndarray) -> list[np.ndarray]:
         return [-stats.buckets, stats.sum_sq]
