@@ -381,6 +381,18 @@ def optimal_values(input_dir: str | Path) -> dict[tuple[str, str, str], int]:
     return out
 
 
+def exact_values(ranks: pd.DataFrame, input_dir: str | Path) -> dict[tuple[str, str, str], int]:
+    """Proven optima for the report: the package's shipped tables, then the run's own."""
+    from wordle_core.tables.exact import shipped_values
+
+    out: dict[tuple[str, str, str], int] = {}
+    for lex, mode in sorted(set(zip(ranks["lexicon"], ranks["mode"], strict=True))):
+        for opener, total in shipped_values(lex, mode).items():
+            out[(lex, mode, opener)] = -1 if total is None else int(total)
+    out.update(optimal_values(input_dir))
+    return out
+
+
 def build_report(input_dir: str | Path, output_dir: str | Path) -> list[Path]:
     """Read every table under ``input_dir``, write the report files into ``output_dir``."""
     from pipelines.report_html import render_html, report_data
@@ -406,7 +418,7 @@ def build_report(input_dir: str | Path, output_dir: str | Path) -> list[Path]:
             pngs = plots(summaries, ranks)
             files.update(pngs)
             title = str(src.resolve())
-            data = report_data(ranks, summaries, verdicts, summary, optimal_values(src), title)
+            data = report_data(ranks, summaries, verdicts, summary, exact_values(ranks, src), title)
             files["index.html"] = render_html(data, pngs, title)
         if scores is not None and len(scores):
             files["opener_scores.csv"] = csv(score_table(scores))
