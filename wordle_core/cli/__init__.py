@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import pkgutil
 import sys
 
@@ -39,7 +40,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is at the time of the record (tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
+
+
+def _show_engine_notes() -> None:
+    """The engine reports notes (e.g. a corrupt cache file rebuilt) through ``logging``."""
+    log = logging.getLogger("wordle_core")
+    if not log.handlers:
+        handler = _StderrHandler()
+        handler.setFormatter(logging.Formatter("wordle-lab: note: %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.WARNING)
+        log.propagate = False
+
+
 def main(argv: list[str] | None = None) -> int:
+    _show_engine_notes()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -21,6 +21,11 @@ from wordle_core.errors import LexiconFileError, UnknownLexiconError, UnknownWor
 from wordle_core.files import read_text
 from wordle_core.game.generators import nerdle_equations, primes_with_digits
 
+MAX_LENGTH = 40
+"""Longest word: ``3**40 - 1`` is the largest pattern code that fits in 64 bits."""
+MAX_SYMBOLS = 255
+"""Most distinct characters: words are coded as uint8 alphabet positions (255 = "none")."""
+
 
 @dataclass(frozen=True, eq=False)
 class Lexicon:
@@ -55,11 +60,25 @@ class Lexicon:
         bad = next((w for w in gss if not w.isprintable() or any(c.isspace() for c in w)), None)
         if bad is not None:
             raise LexiconFileError(f"lexicon {name!r} has an unusable word {bad!r}")
+        length = lengths.pop()
+        if length > MAX_LENGTH:
+            raise LexiconFileError(
+                f"lexicon {name!r} has words of {length} characters; feedback codes need 3^{length} "
+                f"values, more than 64 bits hold: the limit is {MAX_LENGTH} characters"
+            )
+        n_symbols = len(set("".join(gss)))
+        if n_symbols > MAX_SYMBOLS:
+            raise LexiconFileError(
+                f"lexicon {name!r} uses {n_symbols} distinct characters; the limit is {MAX_SYMBOLS}"
+            )
         return cls(name, tuple(gss), tuple(ans), max_guesses, description)
 
     @classmethod
     def from_files(cls, answers: str | Path, guesses: str | Path | None = None) -> Lexicon:
-        """A custom lexicon from one-word-per-line files (blank lines and ``#`` ignored)."""
+        """A custom lexicon from one-word-per-line files (blank lines and ``#`` ignored).
+
+        A UTF-8 byte-order mark and CRLF line ends are accepted.
+        """
         ans = _read_words(answers)
         gss = _read_words(guesses) if guesses else None
         name = f"custom:{Path(answers).name}" + (f"+{Path(guesses).name}" if guesses else "")
@@ -160,7 +179,7 @@ def encode_words(words: tuple[str, ...] | list[str], alphabet: str) -> np.ndarra
 
 def _read_words(path: str | Path) -> list[str]:
     p = Path(path)
-    text = read_text(p, "word list", LexiconFileError)
+    text = read_text(p, "word list", LexiconFileError).removeprefix("\ufeff")  # UTF-8 BOM
     words = []
     for line in text.splitlines():
         line = line.strip()
