@@ -184,7 +184,7 @@ def plots(summaries: pd.DataFrame, ranks: pd.DataFrame, top: int = 5) -> dict[st
     # 1. game-length histograms of the top openers per (strategy, mode)
     fig, axes = plt.subplots(len(groups), 1, figsize=(8, 2.8 * len(groups)), squeeze=False)
     for ax, key in zip(axes[:, 0], groups, strict=True):
-        g = ranks.set_index(GROUP).loc[key].sort_values(["rank_mean", "opener"]).head(top)
+        g = ranks.set_index(GROUP).loc[[key]].sort_values(["rank_mean", "opener"]).head(top)
         sub = summaries.set_index([*GROUP, "opener"])
         width = 0.8 / max(len(g), 1)
         for i, opener in enumerate(g["opener"]):
