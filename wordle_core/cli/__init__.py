@@ -16,6 +16,7 @@ import sys
 from wordle_core.errors import WordleError
 
 EXIT_USAGE = 2
+EXIT_FAILURE = 1
 
 
 class OneLineParser(argparse.ArgumentParser):
@@ -67,12 +68,16 @@ def main(argv: list[str] | None = None) -> int:
         rc = args.func(args)
     except WordleError as exc:
         sys.stderr.write(f"wordle-lab: error: {exc}\n")
-        return EXIT_USAGE
+        return int(getattr(exc, "exit_code", EXIT_USAGE))
     except KeyboardInterrupt:
         sys.stderr.write("wordle-lab: interrupted\n")
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:  # the machine failed us (disk full, I/O error): one line, exit 1
+        where = f": {exc.filename}" if exc.filename else ""
+        sys.stderr.write(f"wordle-lab: error: {exc.strerror or exc}{where}\n")
+        return EXIT_FAILURE
     return int(rc or 0)
 
 
