@@ -45,3 +45,7 @@ class UnknownStrategyError(WordleError):
 
 class OutputPathError(WordleError):
     """A file or directory the user asked us to write that cannot be written."""
+
+
+class MatrixTooLargeError(WordleError):
+    """A pattern matrix that would not fit in memory (or codes over 64 bits): refused up front."""

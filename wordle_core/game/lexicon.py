@@ -19,10 +19,9 @@ import numpy as np
 
 from wordle_core.errors import LexiconFileError, UnknownLexiconError, UnknownWordError, WrongLengthError
 from wordle_core.files import read_text
+from wordle_core.game.feedback import MAX_LENGTH, check_fits
 from wordle_core.game.generators import nerdle_equations, primes_with_digits
 
-MAX_LENGTH = 40
-"""Longest word: ``3**40 - 1`` is the largest pattern code that fits in 64 bits."""
 MAX_SYMBOLS = 255
 """Most distinct characters: words are coded as uint8 alphabet positions (255 = "none")."""
 
@@ -81,6 +80,12 @@ class Lexicon:
         """
         ans = _read_words(answers)
         gss = _read_words(guesses) if guesses else None
+        # a list too big for memory is refused by arithmetic, before sorting millions of words
+        n_a = len(set(ans))
+        n_g = len(set(ans).union(gss or ())) if gss else n_a
+        length = max(map(len, (gss or ans)[:1000]))
+        if length <= MAX_LENGTH:
+            check_fits(n_g, n_a, length)
         name = f"custom:{Path(answers).name}" + (f"+{Path(guesses).name}" if guesses else "")
         return cls.build(name, ans, gss)
 

@@ -8,7 +8,7 @@ one copy in the page cache.
 
 ``M[g, a]`` is the base-3 pattern code (see :mod:`wordle_core.game.feedback`) of guess row
 ``g`` against answer column ``a``. Its dtype follows ``3**length``: uint8 up to length 5,
-uint16 up to 10, uint32 up to 20, uint64 up to 40 (:data:`MAX_LENGTH`); longer words
+uint16 up to 10, uint32 up to 20, uint64 up to 40 (``feedback.MAX_LENGTH``); longer words
 cannot be coded in 64 bits and such lexicons are refused when they are built.
 
 The cache file (format :data:`FORMAT_VERSION`, ``patterns-v2-<fingerprint>.wlm``) is
@@ -44,9 +44,16 @@ from pathlib import Path
 
 import numpy as np
 
-from wordle_core.errors import WordleError
+from wordle_core.errors import MatrixTooLargeError, WordleError
 from wordle_core.files import atomic_write_parts
-from wordle_core.game.lexicon import MAX_LENGTH, Lexicon
+from wordle_core.game.feedback import (
+    available_memory,
+    check_fits,
+    human_size,
+    matrix_bytes,
+    pattern_dtype,
+)
+from wordle_core.game.lexicon import Lexicon
 
 _CHUNK_CELLS = 4_000_000  # guess x answer cells per vectorised block (~memory bound)
 _LOADED: dict[tuple[str, str], np.ndarray] = {}
@@ -65,11 +72,15 @@ __all__ = [
     "FORMAT_VERSION",
     "MatrixCacheError",
     "MatrixTooLargeError",
+    "available_memory",
     "cache_dir",
     "cache_entries",
     "cache_limit",
+    "check_fits",
     "clear_cache",
     "compute_patterns",
+    "human_size",
+    "matrix_bytes",
     "matrix_path",
     "pattern_dtype",
     "pattern_matrix",
@@ -78,53 +89,8 @@ __all__ = [
 ]
 
 
-class MatrixTooLargeError(WordleError):
-    """A pattern matrix that would not fit in memory: refused before allocating."""
-
-
 class MatrixCacheError(WordleError):
     """A cache file that fails its checks (wrong format, lexicon, size or checksum)."""
-
-
-def pattern_dtype(length: int) -> type[np.unsignedinteger]:
-    """The smallest unsigned dtype holding every code ``0 .. 3**length - 1``."""
-    n = 3**length
-    for dt in (np.uint8, np.uint16, np.uint32, np.uint64):
-        if n - 1 <= np.iinfo(dt).max:
-            return dt
-    raise MatrixTooLargeError(
-        f"words of {length} characters have 3^{length} feedback patterns, more than 64 bits "
-        f"can code; the limit is {MAX_LENGTH} characters"
-    )
-
-
-def matrix_bytes(n_guesses: int, n_answers: int, length: int) -> int:
-    """Bytes of a matrix of this shape (before it is allocated)."""
-    return n_guesses * n_answers * np.dtype(pattern_dtype(length)).itemsize
-
-
-def available_memory() -> int:
-    """Bytes this process may still allocate: ``MemAvailable`` (Linux), else physical RAM."""
-    with contextlib.suppress(OSError, ValueError), open("/proc/meminfo", encoding="ascii") as fh:
-        for line in fh:
-            if line.startswith("MemAvailable:"):
-                return int(line.split()[1]) * 1024
-    try:
-        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
-    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
-        return 1 << 62
-
-
-def check_fits(n_guesses: int, n_answers: int, length: int, *, available: int | None = None) -> int:
-    """The matrix's size in bytes, or :class:`MatrixTooLargeError` if it cannot fit in memory."""
-    need = matrix_bytes(n_guesses, n_answers, length)
-    have = available_memory() if available is None else available
-    if need > have:
-        raise MatrixTooLargeError(
-            f"the pattern matrix of {n_guesses:,} guesses x {n_answers:,} answers needs "
-            f"{_size(need)}, more than the {_size(have)} of memory available; use a smaller word list"
-        )
-    return need
 
 
 def compute_patterns(guess_codes: np.ndarray, answer_codes: np.ndarray) -> np.ndarray:
@@ -463,7 +429,7 @@ def pattern_matrix(
         except MatrixCacheError as exc:
             log.warning("the cached pattern matrix %s failed its check (%s); rebuilding it",
                         path, str(exc).split(": ", 1)[-1])
-    size = check_fits(n_g, n_a, lexicon.length)
+    size = check_fits(n_g, n_a, lexicon.length, available=available_memory())
     mat = compute_patterns(lexicon.guess_codes, lexicon.answer_codes)
     if limit and HEADER_SIZE + size <= limit:
         try:
@@ -477,14 +443,3 @@ def pattern_matrix(
     return mat
 
 
-def _size(n: float) -> str:
-    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
-        if n < 1024 or unit == "PiB":
-            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
-        n /= 1024
-    return f"{n} bytes"  # pragma: no cover
-
-
-def human_size(n: float) -> str:
-    """``31.0 MiB``-style size."""
-    return _size(n)
