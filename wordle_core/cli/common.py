@@ -21,16 +21,13 @@ def int_in(lo: int, hi: int | None = None):
     """An argparse ``type``: a whole number from ``lo`` (to ``hi``), else a one-line usage error."""
 
     def parse(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+        value = int(text)  # a ValueError is argparse's "invalid int value: 'x'"
         if value < lo or (hi is not None and value > hi):
             span = f"at least {lo:,}" if hi is None else f"from {lo:,} to {hi:,}"
             raise argparse.ArgumentTypeError(f"must be {span}, got {value:,}")
         return value
 
-    parse.__name__ = "whole number"
+    parse.__name__ = "int"
     return parse
 
 
