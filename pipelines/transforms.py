@@ -15,7 +15,6 @@ travel as names (built-ins) or as their word lists, never as local file paths.
 
 from __future__ import annotations
 
-import io
 import os
 import time
 import uuid
@@ -27,7 +26,7 @@ import numpy as np
 from apache_beam.metrics import Metrics
 
 from wordle_core.game.lexicon import BUILTINS, Lexicon, load_lexicon
-from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.matrix import pattern_matrix, read_matrix
 
 from . import records
 
@@ -83,17 +82,15 @@ def worker_matrix(lex: Lexicon, matrix_path: str | None) -> np.ndarray:
     if key in _PROCESS:
         return _PROCESS[key]
     mat = None
-    if matrix_path:
+    if matrix_path:  # checked by the driver; a bad file here is the worker's error
         if os.path.exists(matrix_path):
-            mat = np.load(matrix_path, mmap_mode="r")
+            mat = read_matrix(matrix_path, lex, where=f"--matrix-path {matrix_path}")
         else:
             from apache_beam.io.filesystems import FileSystems
 
             if FileSystems.exists(matrix_path):
                 with FileSystems.open(matrix_path, compression_type="uncompressed") as fh:
-                    mat = np.load(io.BytesIO(fh.read()))
-        if mat is not None and mat.shape != (len(lex.guesses), len(lex.answers)):
-            mat = None  # a matrix of another lexicon: do not trust it
+                    mat = read_matrix(fh.read(), lex, where=f"--matrix-path {matrix_path}")
     if mat is None:
         mat = pattern_matrix(lex)  # local cache (built on a miss)
     _PROCESS[key] = mat
