@@ -7,6 +7,7 @@ one line and exit code 2 instead of a worker traceback.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from wordle_core.game.lexicon import Lexicon, load_lexicon
@@ -36,11 +37,13 @@ def select_rows(lex: Lexicon, sel: OpenerSelection, output: str | None = None) -
     extras = [lex.guess_id(w) for w in sel.words]  # unknown word -> clear error
     if sel.kind == "list":
         return sorted(set(extras))
-    if output:
-        from wordle_core.tables.load import install_opener_scores
+    scores = None
+    if output and sel.top:
+        from wordle_core.tables.load import TableError, load_opener_scores
 
-        install_opener_scores(lex, output, missing_ok=True)
-    top = [lex.guess_index[w] for w in top_openers(lex, sel.top, sel.by)] if sel.top else []
+        with contextlib.suppress(TableError):  # no complete table there yet: computed instead
+            scores = load_opener_scores(lex, output)
+    top = [lex.guess_index[w] for w in top_openers(lex, sel.top, sel.by, scores)] if sel.top else []
     return sorted(set(top) | set(extras))
 
 

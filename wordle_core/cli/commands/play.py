@@ -24,6 +24,8 @@ from wordle_core.cli.common import (
     lexicon_from,
     matrix_for,
     print_json,
+    render,
+    strategy_for,
     use_colour,
 )
 from wordle_core.errors import WordleError
@@ -31,10 +33,7 @@ from wordle_core.game.feedback import pattern_to_emoji
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState, parse_history
 from wordle_core.game.tree import Tree
-from wordle_core.strategies import get_strategy, list_strategies
 from wordle_core.strategies.base import Strategy
-
-FALLBACK_STRATEGY = "entropy"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -89,8 +88,8 @@ def _positive_int(text: str) -> int:
 
 def _add_strategy(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategy", default=None,
-                   help=f"who picks the guess (default: '{DEFAULT_STRATEGY}' when registered, "
-                        f"else '{FALLBACK_STRATEGY}'); see `wordle-lab strategies`")
+                   help=f"who picks the guess (default: '{DEFAULT_STRATEGY}'); "
+                        "see `wordle-lab strategies`")
 
 
 def _add_tree_args(p: argparse.ArgumentParser) -> None:
@@ -101,12 +100,8 @@ def _add_tree_args(p: argparse.ArgumentParser) -> None:
                                     "best by entropy)")
 
 
-def strategy_from(args: argparse.Namespace) -> Strategy:
-    name = args.strategy
-    if name is None:
-        names = {str(r["name"]) for r in list_strategies()}
-        name = DEFAULT_STRATEGY if DEFAULT_STRATEGY in names else FALLBACK_STRATEGY
-    return get_strategy(name)
+def strategy_from(args: argparse.Namespace, lex: Lexicon) -> Strategy:
+    return strategy_for(args.strategy or DEFAULT_STRATEGY, lex)
 
 
 def tree_from(args: argparse.Namespace, lex: Lexicon, opener: str | None) -> Tree | None:
@@ -163,7 +158,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     from wordle_core.interactive.suggest import suggest
 
     lex = lexicon_from(args)
-    strat = strategy_from(args)
+    strat = strategy_from(args, lex)
     history = parse_history(args.history)
     state = GameState.from_history(lex, history, args.hard, matrix_for(lex))
     first = lex.normalise(history[0][0]) if history else args.opener
@@ -196,8 +191,6 @@ def cmd_suggest(args: argparse.Namespace) -> int:
 # --- interactive loop --------------------------------------------------------------------
 def run_loop(session, prompt: str = "> ") -> int:
     """Feed lines from stdin to ``session`` until it is done, input ends, or Ctrl-C."""
-    from wordle_core.interactive.session import render
-
     colour = use_colour(sys.stdout)
     tty_in = sys.stdin.isatty()
 
@@ -241,7 +234,7 @@ def cmd_assist(args: argparse.Namespace) -> int:
     from wordle_core.interactive.session import AssistSession
 
     lex = lexicon_from(args)
-    strat = strategy_from(args)
+    strat = strategy_from(args, lex)
     opener = lex.normalise(args.opener) if args.opener else None
     tree = tree_from(args, lex, opener)
     session = AssistSession(lex, matrix_for(lex), strat, hard=args.hard, tree=tree,
