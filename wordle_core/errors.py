@@ -1,10 +1,18 @@
-"""Error types of the engine.
+"""Error types of the engine, and the one-line rule that shows them.
 
-Every error a user can cause derives from :class:`WordleError`, so the CLI can turn
-any of them into one clear line on stderr and exit code 2 instead of a traceback.
+Every error a user can cause derives from :class:`WordleError`, so a command line
+(``wordle-lab``, ``python -m pipelines.scores``) can turn any of them into one clear
+line on stderr and exit code 2 instead of a traceback: :func:`one_line_errors` and
+:class:`OneLineParser` are that rule, shared by the CLI and the pipeline entry points.
 """
 
 from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Callable
+
+EXIT_USAGE = 2
 
 
 class WordleError(ValueError):
@@ -41,3 +49,27 @@ class HardModeViolation(WordleError):  # noqa: N818 - reads as the rule it repor
 
 class UnknownStrategyError(WordleError):
     """A strategy name that is not registered."""
+
+
+class OneLineParser(argparse.ArgumentParser):
+    """argparse, but a usage error is one line (``PROG: error: ...``), exit 2."""
+
+    def error(self, message: str) -> None:  # type: ignore[override]
+        sys.stderr.write(f"{self.prog}: error: {message}\n")
+        raise SystemExit(EXIT_USAGE)
+
+
+def one_line_errors(command: Callable[[], int | None], prog: str = "wordle-lab") -> int:
+    """Run ``command`` and return its exit code; a :class:`WordleError` is one line on
+    stderr and exit 2, Ctrl-C is ``PROG: interrupted`` and 130, a closed pipe exit 0."""
+    try:
+        rc = command()
+    except WordleError as exc:
+        sys.stderr.write(f"{prog}: error: {exc}\n")
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        sys.stderr.write(f"{prog}: interrupted\n")
+        return 130
+    except BrokenPipeError:
+        return 0
+    return int(rc or 0)

@@ -12,17 +12,9 @@ import importlib
 import pkgutil
 import sys
 
-from wordle_core.errors import WordleError
+from wordle_core.errors import EXIT_USAGE, OneLineParser, one_line_errors
 
-EXIT_USAGE = 2
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (``wordle-lab: error: ...``), exit 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
-        raise SystemExit(EXIT_USAGE)
+__all__ = ["EXIT_USAGE", "OneLineParser", "build_parser", "entry", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -42,17 +34,7 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        rc = args.func(args)
-    except WordleError as exc:
-        sys.stderr.write(f"wordle-lab: error: {exc}\n")
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        sys.stderr.write("wordle-lab: interrupted\n")
-        return 130
-    except BrokenPipeError:
-        return 0
-    return int(rc or 0)
+    return one_line_errors(lambda: args.func(args), parser.prog)
 
 
 def entry() -> None:
