@@ -15,6 +15,7 @@ SIZES = {
     "wordle": (2315, 12972),
     "nyt": (2309, 12972),
     "nyt14855": (2315, 14855),
+    "nyt2023": (3158, 14855),
     "wordle-all": (12972, 12972),
     "nyt14855-all": (14855, 14855),
     "primel": (8363, 8363),
@@ -34,6 +35,18 @@ def test_builtin_sizes(name: str) -> None:
 def test_nyt_answers_are_wordle_less_six() -> None:
     gone = set(load_lexicon("wordle").answers) - set(load_lexicon("nyt").answers)
     assert gone == {"agora", "fibre", "lynch", "pupal", "slave", "wench"}
+
+
+def test_nyt2023_is_the_shipped_list_with_the_nyt_guesses() -> None:
+    import hashlib
+    from importlib import resources
+
+    raw = resources.files("wordle_core.data").joinpath("nyt-answers-3158-2023.txt").read_bytes()
+    assert hashlib.sha256(raw).hexdigest() == (
+        "3e443482b78dee0f6f8de4f74dbb67537db781524279b1d40ca3353c592b03ce")  # SOURCES.md
+    lex = load_lexicon("nyt2023")
+    assert lex.guesses == load_lexicon("nyt14855").guesses
+    assert len(set(lex.answers) & set(load_lexicon("wordle").answers)) == 2302
 
 
 def test_primel_by_trial_division() -> None:

@@ -40,6 +40,12 @@ def test_run_writes_tables_and_report(run_dir, capsys):
         (s, o) for s in ("entropy", "minimax") for o in ("salet", "crane", "fuzzy")}
     for r in rows:
         assert int(r["games"]) == 2315
+        hist = [int(r[f"solved_in_{i}"]) for i in range(1, 7)] + [int(r["unsolved"])]
+        assert sum(hist) == 2315 and hist[-1] == int(r["failures"])
+        assert sum(i * n for i, n in enumerate(hist[:6], 1)) + 7 * hist[-1] <= int(r["total_guesses"])
+    for strategy in ("entropy", "minimax"):  # winners of every game rank first
+        loses = [int(r["failures"]) > 0 for r in rows if r["strategy"] == strategy]
+        assert loses == sorted(loses)
     scores = list(csv.DictReader((report / "opener_scores.csv").open()))
     assert len(scores) == 12972
 

@@ -196,6 +196,13 @@ def _nyt14855() -> Lexicon:
     )
 
 
+def _nyt2023() -> Lexicon:
+    return Lexicon.build(
+        "nyt2023", _data("nyt-answers-3158-2023.txt"), _data("nyt-allowed-14855.txt"),
+        description="today's NYT game: 3,158 answers (list of 2023-07), 14,855 guesses",
+    )
+
+
 def _wordle_all() -> Lexicon:
     words = _data("wordle-allowed-12972.txt")
     return Lexicon.build("wordle-all", words, words,
@@ -205,7 +212,7 @@ def _wordle_all() -> Lexicon:
 def _nyt14855_all() -> Lexicon:
     words = _data("nyt-allowed-14855.txt")
     return Lexicon.build("nyt14855-all", words, words,
-                         description="every one of the 14,855 NYT guesses may be the answer (seed 002)")
+                         description="every one of the 14,855 NYT guesses may be the answer")
 
 
 def _primel() -> Lexicon:
@@ -227,6 +234,7 @@ BUILTINS = {
     "wordle": _wordle,
     "nyt": _nyt,
     "nyt14855": _nyt14855,
+    "nyt2023": _nyt2023,
     "wordle-all": _wordle_all,
     "nyt14855-all": _nyt14855_all,
     "primel": _primel,
