@@ -79,18 +79,35 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
     check_strategies(cfg.strategies)
     if rows is None:
         rows = select_rows(lex, cfg.openers, cfg.output)
-    spec = transforms.LexiconSpec.of(lex)
-    mpath = getattr(ns, "matrix_path", None)
-    play = transforms.PlayOpeners(spec, rows, list(cfg.strategies), list(cfg.modes), tables,
-                                  cfg.worst_games, cfg.exact_node_budget, mpath)
+    label, play = play_transform(transforms.LexiconSpec.of(lex), rows, cfg, tables,
+                                 getattr(ns, "matrix_path", None))
     n_items = len(play.elements)
 
     def build(p, pdir):
         play.fn.progress_dir = pdir
-        return p | "PlayOpeners" >> play
+        return p | label >> play
 
     return execute(build, cfg.output, tables, beam_args, total=n_items,
                    desc=f"{len(rows)} openers x {len(cfg.strategies)} strategies", **_common(cfg, ns))
+
+
+def play_transform(spec: transforms.LexiconSpec, rows: list[int], cfg: JobConfig, tables: list[str],
+                   matrix_path: str | None) -> tuple[str, transforms.PlayOpeners]:
+    """The named composite transform that writes ``tables``, with its label.
+
+    ``OpenerSummaries`` (+ games), ``HardVerdicts`` or ``DecisionTrees``; the main job,
+    which writes several kinds in one pass over the openers, uses ``PlayOpeners``.
+    """
+    s, m = list(cfg.strategies), list(cfg.modes)
+    kw: dict[str, Any] = {"worst_games": cfg.worst_games, "exact_node_budget": cfg.exact_node_budget,
+                          "matrix_path": matrix_path}
+    if "opener_summaries" in tables and set(tables) <= {"opener_summaries", "games"}:
+        return "OpenerSummaries", transforms.OpenerSummaries(spec, rows, s, m, games="games" in tables, **kw)
+    if list(tables) == ["hard_verdicts"]:
+        return "HardVerdicts", transforms.HardVerdicts(spec, rows, s, **kw)
+    if list(tables) == ["trees"]:
+        return "DecisionTrees", transforms.DecisionTrees(spec, rows, s, m, **kw)
+    return "PlayOpeners", transforms.PlayOpeners(spec, rows, s, m, tables, **kw)
 
 
 def describe(res: RunResult) -> str:

@@ -26,7 +26,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("analysis", ("wordle_core.analysis",)),
     ("tables", ("wordle_core.tables",)),
     ("interactive", ("wordle_core.interactive",)),
-    ("api", ("wordle_core", "wordle_core.api", "wordle_core.data")),
+    ("api", ("wordle_core", "wordle_core.api")),
     ("pipelines", ("pipelines",)),
     ("cli", ("wordle_core.cli", "wordle_core.__main__")),
 ]
