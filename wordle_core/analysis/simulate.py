@@ -63,14 +63,14 @@ def simulate(
 
 
 def report_from_tree(tree: Tree, build_seconds: float = 0.0, max_guess_words: int = 14) -> dict[str, object]:
+    """Seed 002's solve-all report of a built tree (keys in the module docstring)."""
     lex = tree.lexicon
     answers = tree.answers
     lengths = tree.lengths()
     ms = np.array([tree.path_seconds(int(a)) * 1000.0 for a in answers])
     hist = Counter(int(x) for x in lengths)
     tbins = Counter(int(t // 10) * 10 for t in ms)
-    order = np.lexsort((answers, -lengths))
-    worst = [lex.answers[int(answers[i])] for i in order[:max_guess_words]]
+    worst = [lex.answers[a] for a in tree.longest_games(max_guess_words)]
     n = len(answers)
     return {
         "lexicon": lex.name,

@@ -101,6 +101,12 @@ class Tree:
         d = np.asarray(self.depth)
         return d[self.solved_at[self.answers]]
 
+    def longest_games(self, k: int) -> list[int]:
+        """Answer ids of the ``k`` longest games, longest first, ties alphabetical."""
+        answers = self.answers
+        order = np.lexsort((answers, -self.lengths()))
+        return [int(answers[i]) for i in order[:k]]
+
     def path(self, answer: int) -> list[tuple[int, int]]:
         """The game for ``answer``: [(guess row, pattern), ...] ending all-green."""
         node = int(self.solved_at[answer])

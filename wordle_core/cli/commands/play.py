@@ -130,17 +130,13 @@ def tree_from(args: argparse.Namespace, lex: Lexicon, opener: str | None) -> Tre
 
 def _table_has_other_openers(path: str, lex: Lexicon, hard: bool, opener: str) -> bool:
     """Does a readable tree source hold trees for this game, just not from ``opener``?"""
-    from wordle_core.tables import load as tables
+    from wordle_core.tables.load import read_avro_records, table_files
 
     p = Path(path)
     if p.is_file() and p.suffix != ".avro":  # a JSON tree: one opener, any other is a miss
         return True
-    finder = getattr(tables, "table_files", None)
-    reader = getattr(tables, "read_avro_records", None)
-    if finder is None or reader is None:
-        return False
     mode = "hard" if hard else "normal"
-    recs = reader(finder(p, "trees"))  # an unreadable table raises its own clear error
+    recs = read_avro_records(table_files(p, "trees"))  # an unreadable table raises its own clear error
     return any(r.get("lexicon") == lex.name and r.get("mode") == mode and r.get("opener") != opener
                for r in recs)
 
