@@ -41,6 +41,7 @@ class OpenerScores:
 
 
 _COMPUTED: dict[str, OpenerScores] = {}  # memo of a pure function: one table per lexicon
+_KEEP = 8  # lexicons whose computed table is kept (oldest dropped first)
 
 
 def compute_opener_scores(
@@ -69,14 +70,17 @@ def opener_scores(
 ) -> OpenerScores:
     """The whole table for a lexicon: ``scores`` when given (checked), else computed.
 
-    The computed table is kept once per process and lexicon (it depends on nothing
-    else), so strategies that read it every move pay for it once.
+    The computed table is kept per lexicon (it depends on nothing else; the last
+    ``_KEEP`` lexicons), so strategies that read it every move pay for it once.
     """
     if scores is not None:
         return scores.check(lexicon)
     hit = _COMPUTED.get(lexicon.fingerprint)
     if hit is None:
-        hit = _COMPUTED[lexicon.fingerprint] = compute_opener_scores(lexicon, matrix)
+        hit = compute_opener_scores(lexicon, matrix)
+        while len(_COMPUTED) >= _KEEP:
+            _COMPUTED.pop(next(iter(_COMPUTED)))
+        _COMPUTED[lexicon.fingerprint] = hit
     return hit
 
 
