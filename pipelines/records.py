@@ -15,6 +15,7 @@ import numpy as np
 from wordle_core.game.feedback import pattern_to_str
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.tree import Tree
+from wordle_core.search.hard import hard_verdict
 from wordle_core.search.openers import OpenerScores
 
 Record = dict[str, Any]
@@ -95,31 +96,18 @@ def tree_record(tree: Tree) -> Record:
 
 def exact_hard_verdict(lex: Lexicon, opener_row: int, matrix: np.ndarray,
                        node_budget: int | None) -> Record:
-    """Exact hard-mode feasibility from :mod:`wordle_core.search.hard` when it is installed.
+    """Exact hard-mode feasibility of one opener (:func:`wordle_core.search.hard.hard_verdict`).
 
-    The module is written in parallel with the pipelines, so it is imported lazily;
-    without it (or with ``node_budget`` None: not asked for) the verdict is
-    ``unknown`` with a note saying why, never a guess.
+    ``node_budget`` None: not asked for, the verdict is ``unknown`` with a note saying
+    why, never a guess.
     """
     if node_budget is None:
         return {"exact_verdict": "unknown", "exact_note": "exact search not requested",
                 "exact_seconds": 0.0, "exact_nodes": 0}
-    try:
-        from wordle_core.search.hard import hard_verdict  # type: ignore[import-not-found]
-    except ImportError as exc:
-        return {"exact_verdict": "unknown",
-                "exact_note": f"wordle_core.search.hard is not available in this build ({exc})",
-                "exact_seconds": 0.0, "exact_nodes": 0}
     t0 = time.perf_counter()
     res = hard_verdict(lex, opener_row, matrix, node_budget)
-    verdict = res.get("verdict")
-    if verdict is True:
-        verdict = "feasible"
-    elif verdict is False:
-        verdict = "infeasible"
-    verdict = str(verdict) if verdict is not None else "unknown"
     return {
-        "exact_verdict": verdict,
+        "exact_verdict": str(res["verdict"]),
         "exact_note": f"wordle_core.search.hard.hard_verdict, node budget {node_budget}",
         "exact_seconds": float(res.get("seconds", time.perf_counter() - t0)),
         "exact_nodes": int(res.get("nodes", 0)),

@@ -14,6 +14,7 @@ import pytest
 from wordle_core.game.feedback import all_green
 from wordle_core.game.lexicon import Lexicon, load_lexicon
 from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.rules import HardConstraints
 from wordle_core.game.state import GameState
 from wordle_core.kernels.partition import split
 from wordle_core.search.hard import FEASIBLE, INFEASIBLE, UNKNOWN, HardSolver, hard_verdict
@@ -91,10 +92,9 @@ def test_kernel_and_numpy_paths_agree(small_lex: Lexicon) -> None:
         solver = HardSolver(lex, mat, use_kernel=use_kernel)
         out = []
         for r in rows:
-            solver.nodes = 0
-            ok = solver._guess_wins(np.arange(len(lex.answers), dtype=np.int32), solver.root_cons(),
-                                    np.arange(len(lex.guesses), dtype=np.int32), 4, r)
-            out.append(ok)
+            res = solver.guess_wins(np.arange(len(lex.answers)), HardConstraints(), 4, r)
+            assert res.verdict in (FEASIBLE, INFEASIBLE)
+            out.append(res.feasible)
         got.append(out)
     assert got[0] == got[1]
     assert any(got[0]) and not all(got[0])

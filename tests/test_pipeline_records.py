@@ -13,6 +13,7 @@ from pipelines.schemas import SCHEMAS, SORT_KEYS
 from pipelines.sink import avro_bytes
 from wordle_core.analysis.simulate import simulate
 from wordle_core.game.feedback import score
+from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
@@ -80,14 +81,6 @@ def test_hard_verdict_matches_lengths(small_lex):
     assert rec["exact_verdict"] == "unknown" and "not requested" in rec["exact_note"]
 
 
-def test_exact_verdict_without_module_is_unknown(small_lex, monkeypatch):
-    import sys
-
-    monkeypatch.setitem(sys.modules, "wordle_core.search.hard", None)  # import fails
-    rec = records.exact_hard_verdict(small_lex, 0, pattern_matrix(small_lex), 1000)
-    assert rec["exact_verdict"] == "unknown" and "not available" in rec["exact_note"]
-
-
 def test_tree_record_rebuilds_same_tree(small_lex):
     tree = _tree(small_lex, "entropy", small_lex.answers[1])
     rec = records.tree_record(tree)
@@ -136,19 +129,16 @@ def test_avro_bytes_sorted_and_deterministic(small_lex):
     assert back[0] == min(recs, key=lambda r: r["opener"])
 
 
-def test_exact_verdict_calls_hard_module(small_lex, monkeypatch):
-    """With wordle_core.search.hard present, its verdict and counts are recorded as given."""
-    import sys
-    import types
+def test_exact_verdict_is_the_search_verdict(small_lex):
+    """The record carries exactly what wordle_core.search.hard decides for the opener."""
+    from wordle_core.search.hard import hard_verdict
 
-    calls = []
-
-    def hard_verdict(lexicon, opener_row, matrix, node_budget):
-        calls.append((lexicon.name, opener_row, node_budget))
-        return {"opener": lexicon.guesses[opener_row], "verdict": "infeasible", "seconds": 0.25, "nodes": 77}
-
-    fake = types.SimpleNamespace(hard_verdict=hard_verdict)
-    monkeypatch.setitem(sys.modules, "wordle_core.search.hard", fake)
-    rec = records.exact_hard_verdict(small_lex, 4, pattern_matrix(small_lex), 500)
-    assert calls == [("small", 4, 500)]
-    assert (rec["exact_verdict"], rec["exact_seconds"], rec["exact_nodes"]) == ("infeasible", 0.25, 77)
+    lex = Lexicon.build("small4r", small_lex.answers, small_lex.guesses, max_guesses=4)
+    mat = pattern_matrix(lex)
+    seen = set()
+    for row in range(0, len(lex.guesses), 97):
+        rec = records.exact_hard_verdict(lex, row, mat, 10**9)
+        ref = hard_verdict(lex, row, mat, node_budget=10**9)
+        assert rec["exact_verdict"] == ref["verdict"] and rec["exact_nodes"] >= 0
+        seen.add(rec["exact_verdict"])
+    assert seen == {"feasible", "infeasible"}

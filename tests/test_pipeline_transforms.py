@@ -109,17 +109,13 @@ def test_write_tables_all_shards_sorted(small_lex, tmp_path, shards):
 
 def test_hard_verdicts_exact_once_per_opener(small_lex, monkeypatch):
     """The exact search runs once per opener; every strategy's record carries its verdict."""
-    import sys
-    import types
-
     calls = []
 
     def hard_verdict(lexicon, opener_row, matrix, node_budget):
         calls.append(int(opener_row))
         return {"verdict": "feasible" if opener_row % 2 else "infeasible", "seconds": 0.5, "nodes": 9}
 
-    fake = types.SimpleNamespace(hard_verdict=hard_verdict)
-    monkeypatch.setitem(sys.modules, "wordle_core.search.hard", fake)
+    monkeypatch.setattr(records, "hard_verdict", hard_verdict)
     spec = transforms.LexiconSpec.of(small_lex)
     rows = [small_lex.guess_index[w] for w in small_lex.answers[30:32]]
     with _pipeline() as p:

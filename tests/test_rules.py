@@ -81,3 +81,46 @@ def test_answer_always_survives_filtering(small_lex, data) -> None:
         state = state.play(guess, answer)
         assert answer in state.candidates.tolist()
         assert np.all(np.diff(state.candidates) > 0)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_compiled_hard_filter_agrees_with_python_rule(small_lex, data) -> None:
+    """One NYT rule: the compiled kernels (used by the exact and the hard-mode searches)
+    allow exactly the guesses the Python rule (``HardConstraints.violation``) allows, on
+    random histories; the hard-mode search's ``child`` gives the same rows too."""
+    from wordle_core.game.matrix import pattern_matrix
+    from wordle_core.game.rules import HardConstraints, letter_counts
+    from wordle_core.kernels.hard import hard_filter
+    from wordle_core.search.hard import HardSolver
+
+    lex = small_lex
+    codes = np.ascontiguousarray(lex.guess_codes)
+    counts = letter_counts(lex)
+    solver = HardSolver(lex, pattern_matrix(lex))
+    answer = data.draw(st.integers(0, len(lex.answers) - 1))
+    state = GameState.new(lex, hard=True)
+    chained = np.arange(len(lex.guesses), dtype=np.int32)
+    child_rows = chained
+    child_cons = HardConstraints()
+    for _ in range(data.draw(st.integers(1, 4))):
+        rows = state.legal_rows
+        g = int(rows[data.draw(st.integers(0, len(rows) - 1))])
+        state = state.play(g, answer)
+        p = state.history[-1][1]
+        cons = state.constraints
+        python = [r for r in range(len(lex.guesses)) if cons.violation(lex, r) is None]
+        chained = hard_filter(chained, codes, counts, g, p, lex.length, len(lex.alphabet))
+        child_cons, child_rows = solver.child(child_cons, child_rows, g, p)
+        assert chained.tolist() == python
+        assert child_rows.tolist() == python and child_cons == cons
+        assert cons.legal_rows(lex).tolist() == python == np.flatnonzero(cons.legal_mask(lex)).tolist()
+        assert HardConstraints.from_arrays(*cons.arrays(lex.length, len(lex.alphabet))) == cons
+        assert cons == HardConstraints.from_history(codes, state.history)
+        # monotonicity, which the search's memo relies on: looser obligations allow more
+        before = HardConstraints.from_history(codes, state.history[:-1])
+        assert before.looser_or_equal(cons)
+        if before.looser_or_equal(cons) and not cons.looser_or_equal(before):
+            assert set(python) <= set(before.legal_rows(lex).tolist())
+        assert answer in state.candidates.tolist()
+        assert lex.answer_rows[answer] in python  # the answer is always a legal guess

@@ -22,6 +22,7 @@ import numpy as np
 from wordle_core.errors import HardModeViolation
 from wordle_core.game.feedback import GREEN, YELLOW, int_to_digits
 from wordle_core.game.lexicon import Lexicon
+from wordle_core.kernels.hard import legal_subset
 
 _ORDINAL = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th"]
 
@@ -39,15 +40,42 @@ def letter_counts(lexicon: Lexicon) -> np.ndarray:
 
 @dataclass(frozen=True)
 class HardConstraints:
-    """Obligations of hard mode: ``greens`` (position, symbol) and ``min_counts`` (symbol, n).
+    """The NYT hard-mode rule, the one type every part of the engine uses.
 
-    Both are sorted tuples, so equal obligations compare and hash equal; the value is
-    part of a hard-mode position's identity (two histories with the same candidates
-    but different obligations allow different guesses).
+    ``greens`` holds (position, symbol) pairs, ``min_counts`` (symbol, n) pairs: the
+    union of the obligations over the whole history. Both are sorted tuples, so equal
+    obligations compare and hash equal; the value is part of a hard-mode position's
+    identity (two histories with the same candidates but different obligations allow
+    different guesses).
+
+    Two views of the same rule:
+
+    * Python: :meth:`add` (the obligations after one more feedback), :meth:`violation`
+      (why one guess is illegal, per guess) and :meth:`legal_mask` (vectorised numpy);
+    * compiled: :meth:`arrays` gives ``greens[pos]`` (symbol or -1) and ``need[sym]``
+      for the kernels of :mod:`wordle_core.kernels.hard` (``is_legal``,
+      ``obligations_after``, ``hard_filter``), which the exact search, the hard-mode
+      search and :meth:`legal_rows` run. ``tests/test_rules.py`` checks on random
+      histories that both views allow exactly the same guesses.
     """
 
     greens: tuple[tuple[int, int], ...] = ()
     min_counts: tuple[tuple[int, int], ...] = ()
+
+    # --- construction -----------------------------------------------------------------
+    @classmethod
+    def from_arrays(cls, greens: np.ndarray, need: np.ndarray) -> HardConstraints:
+        """The value of the kernels' form (``greens[pos]`` symbol or -1, ``need[sym]``)."""
+        return cls(tuple((int(p), int(s)) for p, s in enumerate(greens.tolist()) if s >= 0),
+                   tuple((int(s), int(n)) for s, n in enumerate(need.tolist()) if n > 0))
+
+    @classmethod
+    def from_history(cls, codes: np.ndarray, history: tuple[tuple[int, int], ...]) -> HardConstraints:
+        """The obligations after ``history`` of (guess row, pattern) (``codes``: guess codes)."""
+        cons = cls()
+        for g, p in history:
+            cons = cons.add(codes[g], p)
+        return cons
 
     def add(self, guess_codes: np.ndarray, pattern: int) -> HardConstraints:
         """The obligations after also seeing ``pattern`` for a guess (symbol codes)."""
@@ -64,6 +92,42 @@ class HardConstraints:
             need[sym] = max(need.get(sym, 0), n)
         return HardConstraints(tuple(sorted(greens.items())), tuple(sorted(need.items())))
 
+    # --- comparison -------------------------------------------------------------------
+    @property
+    def empty(self) -> bool:
+        """No obligation yet: every guess is legal."""
+        return not (self.greens or self.min_counts)
+
+    def looser_or_equal(self, other: HardConstraints) -> bool:
+        """Every guess legal under ``other`` is legal under ``self`` (obligations subset)."""
+        if self.greens and not set(self.greens) <= set(other.greens):
+            return False
+        if self.min_counts:
+            theirs = dict(other.min_counts)
+            return all(theirs.get(sym, 0) >= n for sym, n in self.min_counts)
+        return True
+
+    # --- the compiled view -------------------------------------------------------------
+    def arrays(self, length: int, n_symbols: int) -> tuple[np.ndarray, np.ndarray]:
+        """(``greens`` int8 length ``length``: symbol or -1; ``need`` uint8 per symbol)."""
+        greens = np.full(length, -1, np.int8)
+        for pos, sym in self.greens:
+            greens[pos] = sym
+        need = np.zeros(n_symbols, np.uint8)
+        for sym, n in self.min_counts:
+            need[sym] = n
+        return greens, need
+
+    def legal_rows(self, lexicon: Lexicon, rows: np.ndarray | None = None) -> np.ndarray:
+        """The rows of ``rows`` (default every guess) allowed now, by the compiled kernel."""
+        if rows is None:
+            rows = np.arange(len(lexicon.guesses), dtype=np.int32)
+        greens, need = self.arrays(lexicon.length, len(lexicon.alphabet))
+        return legal_subset(np.ascontiguousarray(rows, dtype=np.int32),
+                            np.ascontiguousarray(lexicon.guess_codes), letter_counts(lexicon),
+                            greens, need)
+
+    # --- the Python view ----------------------------------------------------------------
     def legal_mask(self, lexicon: Lexicon) -> np.ndarray:
         """Boolean per guess row: allowed in hard mode under these obligations."""
         ok = np.ones(len(lexicon.guesses), dtype=bool)
@@ -92,6 +156,7 @@ class HardConstraints:
         return None
 
     def check(self, lexicon: Lexicon, guess_row: int) -> None:
+        """Raise :class:`HardModeViolation` (one sentence) for an illegal guess."""
         why = self.violation(lexicon, guess_row)
         if why:
             word = lexicon.guesses[guess_row]

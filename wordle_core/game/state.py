@@ -73,9 +73,9 @@ class GameState:
     @cached_property
     def legal_rows(self) -> np.ndarray:
         """Guess rows a strategy may play now (every guess in normal mode)."""
-        if not self.hard or not (self.constraints.greens or self.constraints.min_counts):
+        if not self.hard or self.constraints.empty:
             return np.arange(len(self.lexicon.guesses), dtype=np.int32)
-        return np.flatnonzero(self.constraints.legal_mask(self.lexicon)).astype(np.int32)
+        return self.constraints.legal_rows(self.lexicon)
 
     @cached_property
     def candidate_rows(self) -> np.ndarray:

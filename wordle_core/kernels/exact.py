@@ -17,8 +17,8 @@ Conventions
   of guesses (from now on) that solves every answer of ``S`` within ``d`` guesses;
   :data:`INF` means impossible. ``solve`` is alpha-beta style: it returns the exact value
   when that is ``< beta``, otherwise some lower bound ``>= beta``.
-* The memo maps a 128-bit hash of (sorted candidates, guesses left, allowed guesses in
-  hard mode) to ``(value, exact flag, best guess row)``; a non-exact entry is a lower
+* The memo maps a 128-bit hash of (sorted candidates, guesses left, hard-mode
+  obligations) to ``(value, exact flag, best guess row)``; a non-exact entry is a lower
   bound.
 
 Lower bounds. A set of ``n`` needs ``>= 2n - 1`` guesses in total (one guess each, plus
@@ -36,6 +36,8 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
+from wordle_core.kernels.hard import hard_filter  # the NYT rule, compiled (HardConstraints)
+
 INF = 1 << 40
 KEY_TYPE = types.UniTuple(types.int64, 2)
 VAL_TYPE = types.UniTuple(types.int64, 3)
@@ -50,8 +52,15 @@ def new_memo() -> Dict:
 
 
 @njit(cache=True)
-def set_key(cands: np.ndarray, legal: np.ndarray, d: int, hard: bool) -> tuple[int, int]:
-    """128-bit key of a position: sorted candidates, guesses left, hard-mode allowed rows."""
+def set_key(cands: np.ndarray, d: int, hard: bool, cg: np.ndarray, cn: np.ndarray
+            ) -> tuple[int, int]:
+    """128-bit key of a position: sorted candidates, guesses left and, in hard mode, the
+    obligations (``cg``: green symbol per position or -1, ``cn``: least count per symbol).
+
+    In hard mode the allowed guesses are a function of the obligations (the rows of the
+    pool that satisfy them), so the obligations identify them: a child's key is known
+    before its allowed rows are filtered, and a memo hit skips the filter.
+    """
     h1 = np.uint64(0xCBF29CE484222325) ^ np.uint64(d)
     h2 = np.uint64(0x9E3779B97F4A7C15) + np.uint64(d) * np.uint64(0x100000001B3)
     m1 = np.uint64(0x100000001B3)
@@ -63,12 +72,40 @@ def set_key(cands: np.ndarray, legal: np.ndarray, d: int, hard: bool) -> tuple[i
         h2 ^= h2 >> np.uint64(31)
     if hard:
         h1 ^= np.uint64(0x5555555555555555)
-        for i in range(legal.shape[0]):
-            x = np.uint64(legal[i]) + np.uint64(7)
+        for i in range(cg.shape[0]):
+            x = np.uint64(cg[i] + 2) + np.uint64(i) * np.uint64(131)
             h1 = (h1 ^ x) * m1
             h2 = (h2 + x * np.uint64(0xD6E8FEB86659FD93)) * m2
             h2 ^= h2 >> np.uint64(29)
+        for i in range(cn.shape[0]):
+            if cn[i] > 0:
+                x = np.uint64(cn[i]) * np.uint64(1 << 20) + np.uint64(i) + np.uint64(977)
+                h1 = (h1 ^ x) * m1
+                h2 = (h2 + x * np.uint64(0xD6E8FEB86659FD93)) * m2
+                h2 ^= h2 >> np.uint64(29)
     return (np.int64(h1), np.int64(h2))
+
+
+@njit(cache=True)
+def cons_child(cg: np.ndarray, cn: np.ndarray, codes: np.ndarray, g: int, p: int, length: int):
+    """Hard-mode obligations after guess row ``g`` showed pattern ``p`` (the NYT rule):
+    its greens stay in place, its green/yellow letters are needed with multiplicity."""
+    ng = cg.copy()
+    nn = cn.copy()
+    shown = np.zeros(cn.shape[0], np.int64)
+    q = p
+    for i in range(length - 1, -1, -1):
+        dgt = q % 3
+        q //= 3
+        s = codes[g, i]
+        if dgt == 2:
+            ng[i] = s
+        if dgt >= 1:
+            shown[s] += 1
+    for s in range(cn.shape[0]):
+        if shown[s] > nn[s]:
+            nn[s] = shown[s]
+    return ng, nn
 
 
 @njit(cache=True)
@@ -184,45 +221,6 @@ def count_buckets(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: i
 
 
 @njit(cache=True)
-def hard_filter(legal: np.ndarray, codes: np.ndarray, counts: np.ndarray, g: int, p: int,
-                length: int, n_sym: int) -> np.ndarray:
-    """Rows of ``legal`` still allowed in hard mode after guess ``g`` showed pattern ``p``.
-
-    NYT rule: a green stays in place; every green/yellow letter is used again (with
-    multiplicity); gray letters may be reused.
-    """
-    need = np.zeros(n_sym, np.int64)
-    gpos = np.full(length, -1, np.int64)
-    q = p
-    for i in range(length - 1, -1, -1):
-        dgt = q % 3
-        q //= 3
-        s = codes[g, i]
-        if dgt == 2:
-            gpos[i] = s
-        if dgt >= 1:
-            need[s] += 1
-    out = np.empty(legal.shape[0], legal.dtype)
-    k = 0
-    for j in range(legal.shape[0]):
-        r = legal[j]
-        ok = True
-        for i in range(length):
-            if gpos[i] >= 0 and codes[r, i] != gpos[i]:
-                ok = False
-                break
-        if ok:
-            for s in range(n_sym):
-                if need[s] > 0 and counts[r, s] < need[s]:
-                    ok = False
-                    break
-        if ok:
-            out[k] = r
-            k += 1
-    return out[:k].copy()
-
-
-@njit(cache=True)
 def _top_w(h: np.ndarray, w: int) -> np.ndarray:
     """Indices of the ``w`` smallest ``h`` (ties: lower index first), best first."""
     G = h.shape[0]
@@ -302,7 +300,7 @@ def _store(memo, key, v: int, exact: int, g: int) -> None:
 
 
 @njit(cache=True)
-def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
+def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, d, beta, width, exact, hard,
           memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats):
     """Value of ``cands`` with ``d`` guesses left (exact if ``< beta``, else a bound >= beta).
 
@@ -310,7 +308,8 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
     each node; with ``exact`` every other guess whose lower bound is below the best
     total is expanded too, so the minimum is over all allowed guesses. Without
     ``exact`` the value is that of the width-limited search (an upper bound of the
-    optimum, fast).
+    optimum, fast). In hard mode ``legal`` are the rows allowed by the obligations
+    ``cg``/``cn`` (see :func:`set_key`).
     """
     n = cands.shape[0]
     if n == 1:
@@ -320,7 +319,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
     if n == 2:
         return 3
     stats[ST_NODES] += 1
-    key = set_key(cands, legal, d, hard)
+    key = set_key(cands, d, hard, cg, cn)
     lb_known = 2 * n - 1
     if key in memo:
         e = memo[key]
@@ -427,12 +426,20 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
         out, starts, sizes, pats = _split(MT, cands, g, green, n_pat)
         nbk = sizes.shape[0]
         lbs = np.empty(nbk, np.int64)
+        ccg = np.empty((nbk, cg.shape[0]), np.int64)
+        ccn = np.empty((nbk, cn.shape[0]), np.int64)
         rem = 0
         for k in range(nbk):
             lbs[k] = _lb_set(sizes[k], d - 1)
-            if not hard and sizes[k] >= 3:
+            if sizes[k] >= 3 and d - 1 >= 2:
+                if hard:
+                    ng, nn = cons_child(cg, cn, codes, g, pats[k], length)
+                    ccg[k] = ng
+                    ccn[k] = nn
+                    kk = set_key(out[starts[k]:starts[k] + sizes[k]], d - 1, hard, ng, nn)
+                else:
+                    kk = set_key(out[starts[k]:starts[k] + sizes[k]], d - 1, hard, cg, cn)
                 # a bucket met before (under another guess) may have a better bound
-                kk = set_key(out[starts[k]:starts[k] + sizes[k]], legal, d - 1, hard)
                 if kk in memo:
                     e = memo[kk]
                     if e[0] > lbs[k]:
@@ -450,11 +457,32 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
             if m <= 2:
                 acc += lbs[k]  # 1 or 3: exact
                 continue
+            if d - 1 <= 1:
+                acc += INF
+                cut = True
+                break
             sub = out[starts[k]:starts[k] + m].copy()
-            sub_legal = hard_filter(legal, codes, lcounts, g, pats[k], length, n_sym) if hard else legal
-            v = solve(MT, codes, lcounts, arow, sub, sub_legal, d - 1, limit - acc - rem, width,
-                      exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t,
-                      seen, stats)
+            cbeta = limit - acc - rem
+            if hard:
+                ng = ccg[k]
+                nn = ccn[k]
+                # a memo hit needs no filtering of the allowed rows
+                kk = set_key(sub, d - 1, hard, ng, nn)
+                v = -1
+                if kk in memo:
+                    e = memo[kk]
+                    if e[1] == 1 or e[0] >= cbeta:
+                        stats[ST_HITS] += 1
+                        v = e[0]
+                if v < 0:
+                    sub_legal = hard_filter(legal, codes, lcounts, g, pats[k], length, n_sym)
+                    v = solve(MT, codes, lcounts, arow, sub, sub_legal, ng, nn, d - 1, cbeta,
+                              width, exact, hard, memo, est, green, n_pat, length, n_sym,
+                              scratch_c, scratch_t, seen, stats)
+            else:
+                v = solve(MT, codes, lcounts, arow, sub, legal, cg, cn, d - 1, cbeta, width,
+                          exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c,
+                          scratch_t, seen, stats)
             acc += v
             if acc + rem >= limit:
                 cut = True
@@ -505,9 +533,9 @@ def opener_bounds(MT, codes, lcounts, cands, openers, legal, green, n_pat, hard,
 
 
 @njit(cache=True)
-def lookup(memo, cands, legal, d, hard):
+def lookup(memo, cands, d, hard, cg, cn):
     """The memo entry of a position, or (-1, 0, -1)."""
-    key = set_key(cands, legal, d, hard)
+    key = set_key(cands, d, hard, cg, cn)
     if key in memo:
         return memo[key]
     return (-1, 0, -1)

@@ -1,13 +1,23 @@
-"""Numba kernel of the hard-mode search's last full level: a node with 3 guesses left.
+"""Numba kernels of hard mode: the NYT rule in compiled form, and the hard-mode search's
+last full level (a node with 3 guesses left).
 
-Most of the AND-OR search's work is at nodes with three guesses left: there a guess
-wins iff every bucket of three or more words can be split into singletons by one
-guess that is still legal after that bucket's feedback. Python pays ~100 µs per
-guess tried; this kernel runs the same exact test in compiled loops (no allocation
-per guess), which is what makes a full-opener run affordable.
+The rule. :class:`wordle_core.game.rules.HardConstraints` is the one hard-mode
+constraint type; its compiled form is two arrays, ``greens[pos]`` (symbol or -1) and
+``need[sym]`` (minimum count of each symbol). Every compiled user of the rule (the
+exact search, the hard-mode search, ``HardConstraints.legal_rows``) goes through the
+three kernels below: :func:`obligations_after` (what one feedback obliges),
+:func:`is_legal` (one guess under the obligations) and :func:`hard_filter` /
+:func:`legal_subset` (a list of rows filtered). ``tests/test_rules.py`` checks them
+against the Python rule on random histories.
+
+The search level. Most of the AND-OR search's work is at nodes with three guesses
+left: there a guess wins iff every bucket of three or more words can be split into
+singletons by one guess that is still legal after that bucket's feedback. Python
+pays ~100 µs per guess tried; :func:`solve_three` runs the same exact test in
+compiled loops (no allocation per guess).
 
 Everything is passed as plain arrays: the pattern matrix, letter codes and counts of
-the guesses, and the obligations (``greens[pos]`` symbol or -1, ``need[sym]``).
+the guesses (``counts[row, sym]``), and the obligations.
 """
 
 from __future__ import annotations
@@ -17,28 +27,82 @@ from numba import njit
 
 
 @njit(cache=True, nogil=True)
-def _perfect_splitter(mat, B, legal, codes, counts, greens, need, seen, stamp):
-    """Index in ``legal`` of a guess legal under (greens, need) giving all of ``B`` distinct patterns."""
+def obligations_after(codes, g, p, greens, need, out_greens, out_need):
+    """Write into ``out_*`` the obligations ``(greens, need)`` plus guess row ``g`` showing ``p``.
+
+    NYT rule: a green stays in place; every green or yellow letter must be used again,
+    as often as it was shown (a repeated letter counts twice); gray letters may be reused.
+    ``p`` is the base-3 pattern code, first position the most significant digit.
+    """
     L = codes.shape[1]
     A = need.shape[0]
+    for pos in range(L):
+        out_greens[pos] = greens[pos]
+    for a in range(A):
+        out_need[a] = 0
+    q = p
+    for pos in range(L - 1, -1, -1):
+        d = q % 3
+        q //= 3
+        if d == 2:
+            out_greens[pos] = codes[g, pos]
+        if d > 0:
+            out_need[codes[g, pos]] += 1
+    for a in range(A):
+        if need[a] > out_need[a]:
+            out_need[a] = need[a]
+
+
+@njit(cache=True, nogil=True)
+def is_legal(codes, counts, h, greens, need):
+    """Is guess row ``h`` allowed under the obligations ``(greens, need)``?"""
+    for pos in range(codes.shape[1]):
+        if greens[pos] >= 0 and codes[h, pos] != greens[pos]:
+            return False
+    for sym in range(need.shape[0]):  # noqa: SIM110 (numba: no generator in all())
+        if need[sym] > 0 and counts[h, sym] < need[sym]:
+            return False
+    return True
+
+
+@njit(cache=True, nogil=True)
+def legal_subset(rows, codes, counts, greens, need):
+    """The rows of ``rows`` allowed under ``(greens, need)`` (order kept)."""
+    out = np.empty(rows.shape[0], rows.dtype)
+    k = 0
+    for j in range(rows.shape[0]):
+        if is_legal(codes, counts, rows[j], greens, need):
+            out[k] = rows[j]
+            k += 1
+    return out[:k].copy()
+
+
+@njit(cache=True, nogil=True)
+def hard_filter(legal, codes, counts, g, p, length, n_sym):
+    """Rows of ``legal`` still allowed after guess ``g`` showed pattern ``p``.
+
+    ``legal`` must already satisfy the earlier obligations: they are the union over
+    the history, so only this feedback's obligations need checking.
+    """
+    greens = np.full(length, -1, np.int8)
+    need = np.zeros(n_sym, np.uint8)
+    g2 = np.empty(length, np.int8)
+    n2 = np.empty(n_sym, np.uint8)
+    obligations_after(codes, g, p, greens, need, g2, n2)
+    return legal_subset(legal, codes, counts, g2, n2)
+
+
+@njit(cache=True, nogil=True)
+def _perfect_splitter(mat, B, legal, codes, counts, greens, need, seen, stamp):
+    """Index in ``legal`` of a guess legal under (greens, need) giving all of ``B`` distinct patterns."""
     for hi in range(legal.shape[0]):
         h = legal[hi]
         stamp[1] += 1
-        ok = True
-        for pos in range(L):
-            if greens[pos] >= 0 and codes[h, pos] != greens[pos]:
-                ok = False
-                break
-        if not ok:
-            continue
-        for sym in range(A):
-            if need[sym] > 0 and counts[h, sym] < need[sym]:
-                ok = False
-                break
-        if not ok:
+        if not is_legal(codes, counts, h, greens, need):
             continue
         stamp[0] += 1
         st = stamp[0]
+        ok = True
         for b in range(B.shape[0]):
             p = mat[h, B[b]]
             if seen[p] == st:
@@ -108,20 +172,7 @@ def solve_three(mat, S, legal, codes, counts, greens, need, digits, green_code, 
             done[p] = dstamp
             if p == green_code or cnt[p] <= 2:
                 continue
-            # obligations after (g, p)
-            for pos in range(L):
-                cgreens[pos] = greens[pos]
-            for a in range(A):
-                cneed[a] = 0
-            for pos in range(L):
-                d = digits[p, pos]
-                if d == 2:
-                    cgreens[pos] = codes[g, pos]
-                if d > 0:
-                    cneed[codes[g, pos]] += 1
-            for a in range(A):
-                if need[a] > cneed[a]:
-                    cneed[a] = need[a]
+            obligations_after(codes, g, p, greens, need, cgreens, cneed)
             nb = 0
             for t in range(n):
                 if mat[g, S[t]] == p:

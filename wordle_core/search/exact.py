@@ -85,7 +85,9 @@ class ExactSolver:
 
     ``pool``: ``all`` guesses or only ``answers``. ``width``: guesses expanded first at
     each node by the heuristic. ``exact``: also expand every other guess whose bound is
-    below the best, which proves the optimum.
+    below the best, which proves the optimum. ``memo_limit``: most positions kept in the
+    memo; when a search starts with more, the memo is emptied first (values never
+    depend on it: a memo only saves work). :meth:`reset` empties it on demand.
     """
 
     lexicon: Lexicon
@@ -96,6 +98,7 @@ class ExactSolver:
     max_guesses: int | None = None
     matrix: np.ndarray | None = None
     weight: float = 0.2
+    memo_limit: int | None = None
     stats: SearchStats = field(default_factory=SearchStats)
 
     def __post_init__(self) -> None:
@@ -121,6 +124,40 @@ class ExactSolver:
             rows = np.ascontiguousarray(lex.answer_rows.copy(), dtype=np.int32)
             rows.sort()
         self._base_rows = rows
+        self._cg0 = np.full(lex.length, -1, np.int64)
+        self._cn0 = np.zeros(len(lex.alphabet), np.int64)
+
+    def reset(self) -> None:
+        """Forget every memoised position (the next searches start from scratch)."""
+        self._memo = kn.new_memo()
+
+    @property
+    def memo_size(self) -> int:
+        """Positions in the memo now."""
+        return len(self._memo)
+
+    # --- hard-mode obligations ----------------------------------------------------------
+    def obligations(self, state: GameState | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(green symbol per position or -1, least count per symbol) of a position.
+
+        In hard mode they identify the allowed guesses (part of the memo key); in normal
+        mode they are ignored.
+        """
+        cg, cn = self._cg0.copy(), self._cn0.copy()
+        if state is None or not self.hard:
+            return cg, cn
+        for g, p in state.history:
+            cg, cn = kn.cons_child(cg, cn, self._codes, int(g), int(p), self.lexicon.length)
+        return cg, cn
+
+    def _cons(self, legal: np.ndarray, cons: tuple[np.ndarray, np.ndarray] | None
+              ) -> tuple[np.ndarray, np.ndarray]:
+        if cons is not None:
+            return cons
+        if self.hard and legal.shape[0] != self._base_rows.shape[0]:
+            raise WordleError("internal error: a constrained hard-mode position needs its "
+                              "obligations (pass cons=solver.obligations(state))")
+        return self._cg0, self._cn0
 
     # --- allowed guesses --------------------------------------------------------------
     def pool_rows(self, legal: np.ndarray | None = None) -> np.ndarray:
@@ -139,11 +176,19 @@ class ExactSolver:
                              lex.length, len(lex.alphabet))
 
     # --- search -----------------------------------------------------------------------
-    def value(self, cands: np.ndarray, legal: np.ndarray, d: int, beta: int = INF + 1) -> int:
-        """Value of a position (exact when below ``beta``); memoised."""
+    def value(self, cands: np.ndarray, legal: np.ndarray, d: int, beta: int = INF + 1,
+              cons: tuple[np.ndarray, np.ndarray] | None = None) -> int:
+        """Value of a position (exact when below ``beta``); memoised.
+
+        ``cons``: the hard-mode obligations of the position (:meth:`obligations`);
+        needed in hard mode unless ``legal`` is the whole pool.
+        """
         lex = self.lexicon
         cands = np.ascontiguousarray(cands, dtype=np.int32)
-        v = kn.solve(self._mt, self._codes, self._lcounts, self._arow, cands, legal, int(d),
+        cg, cn = self._cons(legal, cons)
+        if self.memo_limit is not None and len(self._memo) > self.memo_limit:
+            self.reset()
+        v = kn.solve(self._mt, self._codes, self._lcounts, self._arow, cands, legal, cg, cn, int(d),
                      int(beta), int(self.width), bool(self.exact),
                      bool(self.hard), self._memo, self._est, self._green, lex.n_patterns,
                      lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t, self._seen,
@@ -151,14 +196,16 @@ class ExactSolver:
         self._sync_stats()
         return int(v)
 
-    def best_guess(self, cands: np.ndarray, legal: np.ndarray, d: int) -> tuple[int, int]:
+    def best_guess(self, cands: np.ndarray, legal: np.ndarray, d: int,
+                   cons: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[int, int]:
         """(value, best guess row) of a position; ties keep the first guess in search order."""
         cands = np.ascontiguousarray(cands, dtype=np.int32)
         n = cands.shape[0]
         if n <= 2:
             return (1 if n == 1 else 3), int(self._arow[cands[0]])
-        v = self.value(cands, legal, d)
-        e = kn.lookup(self._memo, cands, legal, int(d), bool(self.hard))
+        cg, cn = self._cons(legal, cons)
+        v = self.value(cands, legal, d, cons=(cg, cn))
+        e = kn.lookup(self._memo, cands, int(d), bool(self.hard), cg, cn)
         if e[1] != 1 or e[2] < 0:
             raise WordleError("no strategy wins every remaining game within the guess limit")
         return v, int(e[2])
@@ -175,6 +222,7 @@ class ExactSolver:
         cands = np.ascontiguousarray(st.candidates, dtype=np.int32)
         legal = self.pool_rows(st.legal_rows if self.hard else None)
         d = self.limit - st.turn
+        cg, cn = self.obligations(st)
         out, starts, sizes, pats = kn._split(self._mt, cands, int(opener), self._green, lex.n_patterns)
         total = len(cands)
         rem = int(sum(1 if m == 1 else 2 * m - 1 for m in sizes))
@@ -188,8 +236,10 @@ class ExactSolver:
             m = int(sizes[k])
             rem -= 1 if m == 1 else 2 * m - 1
             sub = out[starts[k]:starts[k] + m]
+            ccons = kn.cons_child(cg, cn, self._codes, int(opener), int(pats[k]), lex.length) \
+                if self.hard else (cg, cn)
             total += self.value(sub, self.child_rows(legal, opener, int(pats[k])), d - 1,
-                                beta - total - rem)
+                                beta - total - rem, cons=ccons)
             if bar is not None:
                 bar.update(m)
             if total + rem >= beta:
@@ -228,7 +278,7 @@ class _MemoStrategy:
     def choose(self, state: GameState) -> int:
         s = self.solver
         legal = s.pool_rows(state.legal_rows if s.hard else None)
-        return s.best_guess(state.candidates, legal, state.guesses_left)[1]
+        return s.best_guess(state.candidates, legal, state.guesses_left, s.obligations(state))[1]
 
 
 @dataclass(frozen=True)

@@ -44,8 +44,8 @@ import numpy as np
 from wordle_core.game.feedback import all_green, pattern_to_str
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.matrix import pattern_matrix
-from wordle_core.game.rules import letter_counts
-from wordle_core.kernels.hard import bucket_stats, solve_three
+from wordle_core.game.rules import HardConstraints, letter_counts
+from wordle_core.kernels.hard import bucket_stats, hard_filter, solve_three
 
 DEFAULT_NODE_BUDGET = 2_000_000
 # The numba kernel's work (guess x splitter pairs examined) is charged to the node
@@ -57,23 +57,26 @@ _MEMO_LIMIT = 3_000_000  # entries before a worker's memo is cleared (bounds mem
 
 
 class _BudgetExceededError(Exception):
-    """Raised inside the search when the node budget of one verdict is spent."""
+    """Raised inside the search when the node budget of one public call is spent."""
 
 
-@dataclass
-class _Cons:
-    """Hard-mode obligations as arrays: ``greens[pos]`` symbol or -1, ``need[sym]`` min count."""
+@dataclass(frozen=True)
+class HardSearchResult:
+    """Outcome of one question put to :class:`HardSolver`.
 
-    greens: np.ndarray  # int8, length L
-    need: np.ndarray  # uint8, length |alphabet|
+    ``verdict``: ``feasible`` (a winning strategy exists), ``infeasible`` (proved: none)
+    or ``unknown`` (the node budget ran out). ``guess``: for a position, a guess row
+    that wins (feasible only), else -1. ``nodes``: OR nodes expanded by this call.
+    """
 
-    def key(self) -> bytes:
-        return self.greens.tobytes() + self.need.tobytes()
+    verdict: str
+    guess: int
+    nodes: int
+    seconds: float
 
-    def looser_or_equal(self, other: _Cons) -> bool:
-        """Every guess legal under ``other`` is legal under ``self``."""
-        g = self.greens
-        return bool(np.all((g < 0) | (g == other.greens)) and np.all(self.need <= other.need))
+    @property
+    def feasible(self) -> bool:
+        return self.verdict == FEASIBLE
 
 
 @dataclass
@@ -82,9 +85,7 @@ class HardSolver:
 
     lexicon: Lexicon
     matrix: np.ndarray
-    memo: dict[bytes, list[tuple[_Cons, int, int]]] = field(default_factory=dict)
-    nodes: int = 0
-    budget: int = DEFAULT_NODE_BUDGET
+    memo: dict[bytes, list[tuple[HardConstraints, int, int]]] = field(default_factory=dict)
     use_kernel: bool = True  # False: the pure-numpy path everywhere (a cross-check)
     child_order: str = "greens"  # bucket order at AND nodes: "greens" (traps first) or "size"
 
@@ -104,31 +105,60 @@ class HardSolver:
         self.answer_rows = lex.answer_rows
         self.n_alpha = len(lex.alphabet)
         self.mat = np.ascontiguousarray(self.matrix)  # load a memory map once
+        self.nodes = 0
+        self._budget = DEFAULT_NODE_BUDGET
 
-    # --- obligations ------------------------------------------------------------------
-    def root_cons(self) -> _Cons:
-        return _Cons(np.full(self.lexicon.length, -1, np.int8), np.zeros(self.n_alpha, np.uint8))
-
-    def child(self, cons: _Cons, legal: np.ndarray, guess: int, pattern: int) -> tuple[_Cons, np.ndarray]:
+    # --- obligations (the one hard-mode rule: game.rules.HardConstraints) ----------------
+    def child(self, cons: HardConstraints, legal: np.ndarray, guess: int,
+              pattern: int) -> tuple[HardConstraints, np.ndarray]:
         """Obligations and legal rows after ``guess`` showed ``pattern`` (legal shrinks only)."""
-        d = self.digits[pattern]
-        g = self.codes[guess]
-        greens = cons.greens.copy()
-        newg = (d == 2) & (greens < 0)
-        greens[d == 2] = g[d == 2]
-        shown = np.bincount(g[d > 0], minlength=self.n_alpha).astype(np.uint8)
-        need = np.maximum(cons.need, shown)
-        mask = None
-        for pos in np.flatnonzero(newg):
-            m = self.codes[legal, pos] == g[pos]
-            mask = m if mask is None else mask & m
-        for sym in np.flatnonzero(need > cons.need):
-            m = self.counts[legal, sym] >= need[sym]
-            mask = m if mask is None else mask & m
-        return _Cons(greens, need), (legal if mask is None else legal[mask])
+        lex = self.lexicon
+        return (cons.add(self.codes[guess], pattern),
+                hard_filter(legal, self.codes, self.counts, int(guess), int(pattern),
+                            lex.length, self.n_alpha))
+
+    # --- public questions -------------------------------------------------------------
+    def _run(self, fn, budget: int | None) -> tuple[str, int, int, float]:
+        t0 = time.perf_counter()
+        self.nodes = 0
+        self._budget = (1 << 62) if budget is None else int(budget)
+        try:
+            res = fn()
+            verdict = FEASIBLE if res >= 0 else INFEASIBLE
+        except _BudgetExceededError:
+            res, verdict = -1, UNKNOWN
+        return verdict, int(res), int(self.nodes), time.perf_counter() - t0
+
+    def solve_position(self, cands: np.ndarray, cons: HardConstraints, k: int,
+                       legal: np.ndarray | None = None, budget: int | None = None) -> HardSearchResult:
+        """Can every answer in ``cands`` be won within ``k`` guesses under ``cons``?
+
+        ``legal``: the guess rows allowed by ``cons`` when the caller has them
+        (computed from ``cons`` otherwise); ``budget``: OR nodes before ``unknown``
+        (None: no limit, the search always decides).
+        """
+        S = np.sort(np.asarray(cands)).astype(np.int32)
+        rows = self._legal(cons, legal)
+        verdict, g, nodes, secs = self._run(lambda: self.solve(S, cons, rows, int(k)), budget)
+        return HardSearchResult(verdict, g, nodes, secs)
+
+    def guess_wins(self, cands: np.ndarray, cons: HardConstraints, k: int, guess: int,
+                   legal: np.ndarray | None = None, budget: int | None = None) -> HardSearchResult:
+        """Does playing ``guess`` now (``k`` guesses left, ``guess`` one of them) win every game?"""
+        S = np.sort(np.asarray(cands)).astype(np.int32)
+        rows = self._legal(cons, legal)
+        g = int(guess)
+        verdict, _, nodes, secs = self._run(
+            lambda: g if self._guess_wins(S, cons, rows, int(k), g) else -1, budget)
+        return HardSearchResult(verdict, g if verdict == FEASIBLE else -1, nodes, secs)
+
+    def _legal(self, cons: HardConstraints, legal: np.ndarray | None) -> np.ndarray:
+        if legal is None:
+            return cons.legal_rows(self.lexicon)
+        return np.ascontiguousarray(legal, dtype=np.int32)
 
     # --- memo -------------------------------------------------------------------------
-    def _lookup(self, skey: bytes, cons: _Cons, k: int) -> int | None:
+    def _lookup(self, skey: bytes, cons: HardConstraints, k: int) -> int | None:
         """Memo answer: a winning guess row, -1 for a proved loss, None if unknown."""
         for c, kk, res in self.memo.get(skey, ()):
             if res >= 0:
@@ -138,13 +168,13 @@ class HardSolver:
                 return -1
         return None
 
-    def _store(self, skey: bytes, cons: _Cons, k: int, res: int) -> None:
+    def _store(self, skey: bytes, cons: HardConstraints, k: int, res: int) -> None:
         if len(self.memo) > _MEMO_LIMIT:
             self.memo.clear()
         self.memo.setdefault(skey, []).append((cons, k, res))
 
     # --- search -----------------------------------------------------------------------
-    def solve(self, S: np.ndarray, cons: _Cons, legal: np.ndarray, k: int) -> int:
+    def solve(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int) -> int:
         """A guess row that wins every game in ``S`` within ``k`` guesses, or -1 if none.
 
         ``S`` holds answer ids, ``legal`` the guess rows allowed by ``cons``.
@@ -161,21 +191,22 @@ class HardSolver:
         if hit is not None:
             return hit
         self.nodes += 1
-        if self.nodes > self.budget:
+        if self.nodes > self._budget:
             raise _BudgetExceededError
         res = self._expand(S, cons, legal, k)
         self._store(skey, cons, k, res)
         return res
 
-    def _expand(self, S: np.ndarray, cons: _Cons, legal: np.ndarray, k: int) -> int:
+    def _expand(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int) -> int:
         n = len(S)
         if k == 3 and self.use_kernel:
             is_row = np.zeros(self.mat.shape[0], dtype=np.uint8)
             is_row[self.answer_rows[S]] = 1
+            greens, need = cons.arrays(self.lexicon.length, self.n_alpha)
             g, work = solve_three(self.mat, S.astype(np.int32), legal.astype(np.int32), self.codes,
-                                  self.counts, cons.greens, cons.need, self.digits, self.green, is_row)
+                                  self.counts, greens, need, self.digits, self.green, is_row)
             self.nodes += int(work) // KERNEL_WORK_PER_NODE
-            if self.nodes > self.budget:
+            if self.nodes > self._budget:
                 raise _BudgetExceededError
             return int(g)
         largest, sum_sq = bucket_stats(self.mat, S.astype(np.int32), legal.astype(np.int32))
@@ -199,7 +230,7 @@ class HardSolver:
                 return g
         return -1
 
-    def _guess_wins(self, S: np.ndarray, cons: _Cons, legal: np.ndarray, k: int, g: int) -> bool:
+    def _guess_wins(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int, g: int) -> bool:
         pats = self.mat[g, S]
         order = np.argsort(pats, kind="stable")
         sp = pats[order]
@@ -229,23 +260,28 @@ class HardSolver:
         return True
 
     # --- witness -----------------------------------------------------------------------
-    def witness(self, S: np.ndarray, cons: _Cons, legal: np.ndarray, k: int) -> dict[str, object]:
-        """A nested winning tree below a solved node (every guess legal, depth <= k)."""
-        g = self.solve(S, cons, legal, k)
-        if g < 0:
-            raise RuntimeError("witness requested for an unsolved node")
-        node: dict[str, object] = {"guess": self.lexicon.guesses[g]}
+    def witness_of_guess(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int,
+                         guess: int) -> dict[str, object]:
+        """The nested winning tree that starts with ``guess`` (which must win: see :meth:`guess_wins`)."""
+        self._budget = 1 << 62
+        node: dict[str, object] = {"guess": self.lexicon.guesses[guess]}
         nxt: dict[str, object] = {}
-        pats = self.mat[g, S]
+        pats = self.mat[guess, S]
         for pat in np.unique(pats):
             if pat == self.green:
                 continue
             sub = np.sort(S[pats == pat])
-            ccons, clegal = self.child(cons, legal, g, int(pat))
-            nxt[pattern_to_str(int(pat), self.lexicon.length)] = self.witness(sub, ccons, clegal, k - 1)
+            ccons, clegal = self.child(cons, legal, guess, int(pat))
+            nxt[pattern_to_str(int(pat), self.lexicon.length)] = self._witness(sub, ccons, clegal, k - 1)
         if nxt:
             node["next"] = nxt
         return node
+
+    def _witness(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int) -> dict[str, object]:
+        g = self.solve(S, cons, legal, k)
+        if g < 0:
+            raise RuntimeError("witness requested for an unsolved node")
+        return self.witness_of_guess(S, cons, legal, k, g)
 
 
 def _first(mask: np.ndarray, cand: np.ndarray) -> int:
@@ -270,47 +306,28 @@ def hard_verdict(
     lexicon: Lexicon,
     opener_row: int,
     matrix: np.ndarray | None = None,
-    node_budget: int = DEFAULT_NODE_BUDGET,
+    node_budget: int | None = DEFAULT_NODE_BUDGET,
     witness: bool = False,
 ) -> dict[str, object]:
     """Exact verdict for one opener: ``feasible`` / ``infeasible`` / ``unknown``.
 
     Returns ``{"opener", "verdict", "seconds", "nodes"}`` (``nodes``: OR nodes
     expanded for this opener) plus ``"tree"`` (nested witness) when ``witness`` and
-    the verdict is feasible. ``unknown`` means the node budget ran out.
+    the verdict is feasible. ``unknown`` means the node budget ran out (``None``: no
+    budget).
     """
     solver = solver_for(lexicon, matrix)
-    t0 = time.perf_counter()
-    solver.nodes = 0
-    solver.budget = node_budget
     opener_row = int(opener_row)
     cands = np.arange(len(lexicon.answers), dtype=np.int32)
-    root = solver.root_cons()
+    root = HardConstraints()
     all_rows = np.arange(len(lexicon.guesses), dtype=np.int32)
-    k = lexicon.max_guesses - 1
-    verdict = FEASIBLE
-    try:
-        if not solver._guess_wins(cands, root, all_rows, k + 1, opener_row):
-            verdict = INFEASIBLE
-    except _BudgetExceededError:
-        verdict = UNKNOWN
+    res = solver.guess_wins(cands, root, lexicon.max_guesses, opener_row, all_rows, node_budget)
     out: dict[str, object] = {
         "opener": lexicon.guesses[opener_row],
-        "verdict": verdict,
-        "seconds": round(time.perf_counter() - t0, 3),
-        "nodes": int(solver.nodes),
+        "verdict": res.verdict,
+        "seconds": round(res.seconds, 3),
+        "nodes": res.nodes,
     }
-    if witness and verdict == FEASIBLE:
-        solver.budget = 1 << 62
-        top: dict[str, object] = {"guess": lexicon.guesses[opener_row]}
-        pats = solver.mat[opener_row, cands]
-        nxt = {}
-        for pat in np.unique(pats):
-            if pat == solver.green:
-                continue
-            sub = cands[pats == pat]
-            ccons, clegal = solver.child(root, all_rows, opener_row, int(pat))
-            nxt[pattern_to_str(int(pat), lexicon.length)] = solver.witness(sub, ccons, clegal, k)
-        top["next"] = nxt
-        out["tree"] = top
+    if witness and res.verdict == FEASIBLE:
+        out["tree"] = solver.witness_of_guess(cands, root, all_rows, lexicon.max_guesses, opener_row)
     return out

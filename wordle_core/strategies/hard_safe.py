@@ -18,22 +18,12 @@ import numpy as np
 
 from wordle_core.game.state import GameState
 from wordle_core.kernels.partition import partition_stats
-from wordle_core.search.hard import _BudgetExceededError, _Cons, solver_for
+from wordle_core.search.hard import solver_for
 from wordle_core.strategies.base import Strategy, candidate_mask, register
 from wordle_core.strategies.greedy import pick_lexicographic
 
 _TRIES = 64  # best-ranked guesses proved before asking the search for any winning guess
 _BUDGET = 400_000  # OR nodes per proof attempt
-
-
-def _cons_of(state: GameState, n_alpha: int) -> _Cons:
-    greens = np.full(state.lexicon.length, -1, np.int8)
-    for pos, sym in state.constraints.greens:
-        greens[pos] = sym
-    need = np.zeros(n_alpha, np.uint8)
-    for sym, n in state.constraints.min_counts:
-        need[sym] = n
-    return _Cons(greens, need)
 
 
 @register
@@ -54,22 +44,13 @@ class HardSafe(Strategy):
         if not state.hard or k < 1:
             return int(rows[order[0]])
         solver = solver_for(lex, state.matrix)
-        cons = _cons_of(state, len(lex.alphabet))
-        cands = np.sort(state.candidates).astype(np.int32)
-        legal = rows.astype(np.int32)
+        cons = state.constraints
+        cands = state.candidates
         for i in order[:_TRIES]:
             g = int(rows[i])
             if stats.largest[i] == stats.n and not is_cand[i]:
                 continue
-            solver.nodes, solver.budget = 0, _BUDGET
-            try:
-                if solver._guess_wins(cands, cons, legal, k, g):
-                    return g
-            except _BudgetExceededError:
-                continue
-        solver.nodes, solver.budget = 0, _BUDGET
-        try:
-            g = solver.solve(cands, cons, legal, k)
-        except _BudgetExceededError:
-            g = -1
-        return g if g >= 0 else int(rows[pick_lexicographic([ent], is_cand)])
+            if solver.guess_wins(cands, cons, k, g, legal=rows, budget=_BUDGET).feasible:
+                return g
+        res = solver.solve_position(cands, cons, k, legal=rows, budget=_BUDGET)
+        return res.guess if res.feasible else int(rows[pick_lexicographic([ent], is_cand)])
