@@ -304,7 +304,6 @@ def test_private_check_sees_reach_ins() -> None:
 KNOWN: dict[str, tuple[str, ...]] = {
     "wordle_core.kernels.buckets": ("import _xlogx",),  # kernel: partition.py goes away
     "wordle_core.search.exact": ("kn._split",),  # exact: a public split in kernels/exact.py
-    "wordle_core.strategies.hard_safe": ("_BudgetExceededError", "_Cons", "solver._guess_wins"),  # hard
 }
 
 

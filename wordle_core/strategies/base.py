@@ -8,11 +8,12 @@ openers and games that reach the same position share work.
 
 The public contract of a strategy's caches: :meth:`Strategy.memo_size` says how many
 entries it holds (its own caches included), :meth:`Strategy.reset` forgets them all,
-and the position memo never grows past :attr:`Strategy.memo_limit` (it starts afresh
-when full). Long-running callers (a pipeline worker playing many openers) call
-``reset()`` between trees when ``memo_size()`` is over their budget. Forgetting never
-changes a choice, only its cost. A strategy that has caches of its own (a compiled
-search memo, per-lexicon tables) extends :meth:`memo_size` and :meth:`reset`.
+and no cache grows past :attr:`Strategy.memo_limit` entries (option ``memo_limit``;
+a full cache starts afresh). Long-running callers (a pipeline worker playing many
+openers) call ``reset()`` between trees when ``memo_size()`` is over their budget.
+Forgetting never changes a deterministic strategy's choice, only its cost. A strategy
+with caches of its own (the ``default`` strategy's compiled search memos) bounds them by
+``memo_limit`` too and extends :meth:`memo_size` and :meth:`reset`.
 
 Offline tables: a strategy that reads a precomputed table names it in
 :attr:`Strategy.tables` and takes it as the option of that name (e.g.
@@ -28,7 +29,7 @@ from typing import ClassVar
 
 import numpy as np
 
-from wordle_core.errors import UnknownStrategyError
+from wordle_core.errors import UnknownStrategyError, WordleError
 from wordle_core.game.state import GameState
 
 
@@ -41,10 +42,13 @@ class Strategy:
     deterministic: ClassVar[bool] = True
     depth_sensitive: ClassVar[bool] = False  # does the choice depend on guesses left?
     tables: ClassVar[tuple[str, ...]] = ()  # offline tables read, passed as options of these names
-    memo_limit: ClassVar[int] = 1_000_000  # positions memoised before the memo starts afresh
+    memo_limit: int = 1_000_000  # entries per cache before it starts afresh (option memo_limit)
 
     def __init__(self, **options: object) -> None:
         self.options = options
+        self.memo_limit = int(options.get("memo_limit", type(self).memo_limit))  # type: ignore[arg-type]
+        if self.memo_limit < 1:
+            raise WordleError("memo_limit must be at least 1")
         self._memo: dict[object, int] = {}
 
     def choose(self, state: GameState) -> int:
