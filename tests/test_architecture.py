@@ -34,26 +34,27 @@ ENGINE = {name for name, _ in LAYERS[: [n for n, _ in LAYERS].index("api") + 1]}
 FOREIGN_TO_ENGINE = ("apache_beam", "pipelines", "wordle_core.cli", "wordle_core.__main__")
 
 
-def _module_name(path: Path) -> str:
-    parts = list(path.relative_to(ROOT).with_suffix("").parts)
+def _module_name(root: Path, path: Path) -> str:
+    parts = list(path.relative_to(root).with_suffix("").parts)
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
 @cache
-def modules() -> dict[str, Path]:
-    """Every module of the two packages, by dotted name."""
-    return {_module_name(f): f for pkg in PACKAGES for f in sorted((ROOT / pkg).rglob("*.py"))}
+def modules(root: Path = ROOT) -> dict[str, Path]:
+    """Every module of the two packages under ``root`` (default: this checkout), by dotted name."""
+    return {_module_name(root, f): f for pkg in PACKAGES for f in sorted((root / pkg).rglob("*.py"))}
 
 
 @cache
-def tree_of(name: str) -> ast.Module:
-    return ast.parse(modules()[name].read_text(encoding="utf-8"), str(modules()[name]))
+def tree_of(name: str, root: Path = ROOT) -> ast.Module:
+    path = modules(root)[name]
+    return ast.parse(path.read_text(encoding="utf-8"), str(path))
 
 
-def _imported(name: str) -> set[str]:
+def _imported(name: str, root: Path = ROOT) -> set[str]:
     """Dotted names a module imports (``from a import b`` gives ``a.b`` when that is a module)."""
-    path, mods, out = modules()[name], modules(), set()
-    for node in ast.walk(tree_of(name)):
+    path, mods, out = modules(root)[name], modules(root), set()
+    for node in ast.walk(tree_of(name, root)):
         if isinstance(node, ast.Import):
             out.update(a.name for a in node.names)
         elif isinstance(node, ast.ImportFrom):
@@ -67,20 +68,25 @@ def _imported(name: str) -> set[str]:
     return out
 
 
-def _resolve(target: str) -> str | None:
+def _resolve(target: str, root: Path = ROOT) -> str | None:
     """The project module ``target`` names (its longest known prefix), or None if foreign."""
     parts = target.split(".")
-    while parts and ".".join(parts) not in modules():
+    while parts and ".".join(parts) not in modules(root):
         parts.pop()
     return ".".join(parts) if parts else None
 
 
 @cache
-def graph() -> dict[str, frozenset[str]]:
-    """Module -> project modules it imports (itself excluded)."""
+def graph(root: Path = ROOT) -> dict[str, frozenset[str]]:
+    """Module -> project modules it imports (itself excluded), for the checkout at ``root``.
+
+    Also a measuring tool: ``python -c "from pathlib import Path; from tests.test_architecture
+    import cycles, graph; print(cycles(graph(Path('/some/checkout'))))"``.
+    """
     g = {}
-    for m in modules():
-        g[m] = frozenset(t for t in map(_resolve, _imported(m)) if t is not None and t != m)
+    for m in modules(root):
+        targets = (_resolve(t, root) for t in _imported(m, root))
+        g[m] = frozenset(t for t in targets if t is not None and t != m)
     return g
 
 
