@@ -159,17 +159,8 @@ def test_graph_sees_function_level_and_relative_imports() -> None:
     assert len(g) > 60
 
 
-# Cycles being cut in parallel by their owners: listed here until they are gone (an
-# entry that is no longer a cycle fails, so the list only shrinks).
-KNOWN_CYCLES: list[list[str]] = [
-    ["wordle_core.kernels.buckets", "wordle_core.kernels.partition"],  # kernel: one bucket module
-]
-
-
 def test_no_import_cycles() -> None:
-    found = cycles(graph())
-    assert [c for c in found if c not in KNOWN_CYCLES] == []
-    assert [c for c in KNOWN_CYCLES if c not in found] == [], "delete these KNOWN_CYCLES entries"
+    assert cycles(graph()) == []
 
 
 def test_every_module_has_a_layer() -> None:
@@ -308,7 +299,6 @@ def test_private_check_sees_reach_ins() -> None:
 # Reach-ins whose owners are mending them in parallel; each entry must disappear, not
 # grow, and an entry that no longer matches anything fails too (delete it then).
 KNOWN: dict[str, tuple[str, ...]] = {
-    "wordle_core.kernels.buckets": ("import _xlogx",),  # kernel: partition.py goes away
     "wordle_core.search.exact": ("kn._split",),  # exact: a public split in kernels/exact.py
 }
 

@@ -18,7 +18,7 @@ from wordle_core.game.feedback import all_green
 from wordle_core.game.lexicon import Lexicon, load_lexicon
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
-from wordle_core.kernels.partition import split
+from wordle_core.kernels.buckets import split_by_pattern
 from wordle_core.search.exact import INF, ExactSolver, optimal_for_opener
 
 
@@ -45,7 +45,7 @@ def brute_force_opener(lex: Lexicon, opener: int, hard: bool, pool: str, limit: 
         best = INF
         for g in rows(st):
             total = n
-            parts = split(st.matrix, g, st.candidates)
+            parts = split_by_pattern(st.matrix, g, st.candidates)
             if len(parts) == 1 and green not in parts:
                 continue  # learns nothing: never part of an optimal tree
             for pat in parts:
@@ -61,7 +61,7 @@ def brute_force_opener(lex: Lexicon, opener: int, hard: bool, pool: str, limit: 
         return value(key)
 
     total = root.n_candidates
-    for pat in split(root.matrix, opener, root.candidates):
+    for pat in split_by_pattern(root.matrix, opener, root.candidates):
         if pat != green:
             total += child(root, opener, pat)
     return min(total, INF)

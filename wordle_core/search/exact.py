@@ -76,7 +76,7 @@ class SearchStats:
 
     def as_dict(self) -> dict[str, int]:
         return {"nodes": self.nodes, "scans": self.scans, "evals": self.evals,
-                "memoHits": self.hits, "scanCells": self.cells}
+                "memo_hits": self.hits, "scan_cells": self.cells}
 
 
 @dataclass
@@ -302,9 +302,9 @@ class OptimalResult:
         return {
             "opener": self.opener, "total": self.total if self.total < INF else None,
             "mean": round(self.mean, 6) if self.total < INF else None,
-            "maxGuesses": self.max_guesses, "proven": self.proven,
-            "seconds": round(self.seconds, 3), "cpuSeconds": round(self.cpu_seconds, 3),
-            "hard": self.hard, "guessPool": self.pool,
+            "max_guesses": self.max_guesses, "proven": self.proven,
+            "seconds": round(self.seconds, 3), "cpu_seconds": round(self.cpu_seconds, 3),
+            "hard": self.hard, "guess_pool": self.pool,
             "answers": self.n_answers, "search": self.stats,
         }
 
@@ -316,7 +316,7 @@ def optimal_for_opener(
 ) -> tuple[OptimalResult, Tree | None]:
     """Prove the best total for one opener; optionally build the optimal tree.
 
-    ``maxGuesses`` in the result is the longest game of the optimal tree when the tree
+    ``max_guesses`` in the result is the longest game of the optimal tree when the tree
     is built, else the guess limit the proof respected.
     """
     row = lexicon.guess_id(opener)
@@ -356,7 +356,7 @@ class BestOpener:
                 "mean": round(self.total / self.n_answers, 6) if won else None,
                 "openers": self.openers,
                 "searched": self.evaluated, "seconds": round(self.seconds, 2),
-                "cpuSeconds": round(self.cpu_seconds, 2),
+                "cpu_seconds": round(self.cpu_seconds, 2),
                 "values": {w: (v if v < INF else None) for w, v in self.values.items()}}
 
 

@@ -34,7 +34,7 @@ import numpy as np
 
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState
-from wordle_core.kernels.partition import stats_from_block
+from wordle_core.kernels.buckets import bucket_stats
 from wordle_core.strategies.base import Strategy, candidate_mask, register
 from wordle_core.strategies.greedy import pick_lexicographic
 
@@ -121,8 +121,7 @@ class _CollisionBase(Strategy):
         name = str(self.options.get("fallback", "partitions"))
         is_cand = candidate_mask(state, rows)
         if name == "partitions":
-            block = np.asarray(state.matrix[rows][:, state.candidates])
-            st = stats_from_block(block, state.lexicon.n_patterns)
+            st = bucket_stats(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
             return int(rows[pick_lexicographic([-st.buckets, st.sum_sq], is_cand)])
         from wordle_core.strategies import get_strategy
 
@@ -180,7 +179,6 @@ class CollisionFilter(_CollisionBase):
         if len(keep):
             # A kept word must still tell candidates apart (or be one): otherwise the
             # fallback could repeat an uninformative word forever.
-            block = np.asarray(state.matrix[keep][:, state.candidates])
-            st = stats_from_block(block, lex.n_patterns)
+            st = bucket_stats(state.matrix, keep, state.candidates, lex.n_patterns)
             keep = keep[(st.buckets > 1) | candidate_mask(state, keep)]
         return self.fallback_pick(state, keep if len(keep) else rows)

@@ -26,7 +26,7 @@ import numpy as np
 
 from wordle_core.game.feedback import int_to_digits
 from wordle_core.game.state import GameState
-from wordle_core.kernels.partition import partition_stats
+from wordle_core.kernels.buckets import bucket_stats
 from wordle_core.search.openers import OpenerScores, opener_scores
 from wordle_core.strategies.base import Strategy, register
 from wordle_core.strategies.letters import green_positions
@@ -124,7 +124,7 @@ class Seed002(Strategy):
     @staticmethod
     def full(state: GameState) -> int:
         rows = state.candidate_rows
-        stats = partition_stats(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
+        stats = bucket_stats(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
         return _best_by(stats.avg_eliminated, rows)
 
 

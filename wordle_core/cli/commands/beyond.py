@@ -187,7 +187,7 @@ def cmd_multi_solve(args: argparse.Namespace) -> int:
     if args.json:
         print_json({
             "answers": [lex.answers[a] for a in ids], "guesses": game.length, "limit": limit,
-            "solved": game.length <= limit, "solvedAt": game.solved_turn,
+            "solved": game.length <= limit, "solved_at": game.solved_turn,
             "steps": [{"guess": w, "feedback": [None if p is None else pattern_to_str(p, lex.length)
                                                 for p in pats]} for w, pats in rows],
         })
@@ -216,10 +216,10 @@ def cmd_multi_simulate(args: argparse.Namespace) -> int:
         return 0
     print(f"{rep['lexicon']} · {rep['boards']} boards · {rep['strategy']} · "
           f"opener {str(rep['opener']).upper()} · {rep['games']:,} games (seed {rep['seed']})")
-    print(f"mean {rep['meanGuesses']:.4f} guesses  max {rep['maxGuesses']}  failures {rep['failures']} "
-          f"({100 * rep['failureRate']:.2f}% over {rep['limit']})  {rep['seconds']} s "
-          f"({rep['msPerGame']} ms/game)")
-    print_histogram(rep["guessDistribution"])
+    print(f"mean {rep['mean_guesses']:.4f} guesses  max {rep['max_guesses']}  failures {rep['failures']} "
+          f"({100 * rep['failure_rate']:.2f}% over {rep['limit']})  {rep['seconds']} s "
+          f"({rep['ms_per_game']} ms/game)")
+    print_histogram(rep["guess_distribution"])
     return 0
 
 
@@ -321,8 +321,8 @@ def cmd_prior_effect(args: argparse.Namespace) -> int:
     print(f"{'prior used by the solver':<26} {'opener':<8} {'mean':>7} {'solved (unweighted)':>20} "
           f"{'solved (by frequency)':>22} {'seconds':>8}")
     for r in rep["runs"]:
-        print(f"{r['prior']:<26} {r['opener'].upper():<8} {r['meanGuesses']:>7.4f} "
-              f"{100 * r['solvedUnweighted']:>19.2f}% {100 * r['solvedWeighted']:>21.2f}% "
+        print(f"{r['prior']:<26} {r['opener'].upper():<8} {r['mean_guesses']:>7.4f} "
+              f"{100 * r['solved_unweighted']:>19.2f}% {100 * r['solved_weighted']:>21.2f}% "
               f"{r['seconds']:>8.1f}")
     return 0
 

@@ -94,9 +94,9 @@ def _print_line(r: dict[str, object], lexicon: str) -> None:
     mode = "hard" if r["hard"] else "normal"
     if r["total"] is None:
         print(f"{str(r['opener']).upper()}  {lexicon} {mode}: no strategy wins every game within "
-              f"{r['maxGuesses']} (proven, {r['seconds']:.2f} s)")
+              f"{r['max_guesses']} (proven, {r['seconds']:.2f} s)")
         return
-    print(f"{str(r['opener']).upper()}  {lexicon} {mode}, guesses {r['guessPool']}: "
+    print(f"{str(r['opener']).upper()}  {lexicon} {mode}, guesses {r['guess_pool']}: "
           f"total {r['total']:,}  mean {r['mean']:.4f}  "
           f"{'proven optimal' if r['proven'] else 'upper bound'}  ({r['seconds']:.2f} s)")
     sys.stdout.flush()
