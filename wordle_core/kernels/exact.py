@@ -36,7 +36,10 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from wordle_core.kernels.hard import hard_filter  # the NYT rule, compiled (HardConstraints)
+from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraints)
+    hard_filter,
+    obligations_after,
+)
 
 INF = 1 << 40
 KEY_TYPE = types.UniTuple(types.int64, 2)
@@ -88,23 +91,11 @@ def set_key(cands: np.ndarray, d: int, hard: bool, cg: np.ndarray, cn: np.ndarra
 
 @njit(cache=True)
 def cons_child(cg: np.ndarray, cn: np.ndarray, codes: np.ndarray, g: int, p: int, length: int):
-    """Hard-mode obligations after guess row ``g`` showed pattern ``p`` (the NYT rule):
-    its greens stay in place, its green/yellow letters are needed with multiplicity."""
-    ng = cg.copy()
-    nn = cn.copy()
-    shown = np.zeros(cn.shape[0], np.int64)
-    q = p
-    for i in range(length - 1, -1, -1):
-        dgt = q % 3
-        q //= 3
-        s = codes[g, i]
-        if dgt == 2:
-            ng[i] = s
-        if dgt >= 1:
-            shown[s] += 1
-    for s in range(cn.shape[0]):
-        if shown[s] > nn[s]:
-            nn[s] = shown[s]
+    """Hard-mode obligations after guess row ``g`` showed pattern ``p`` (new arrays; the
+    rule itself is :func:`wordle_core.kernels.hard.obligations_after`)."""
+    ng = np.empty_like(cg)
+    nn = np.empty_like(cn)
+    obligations_after(codes, g, p, cg, cn, ng, nn)
     return ng, nn
 
 
@@ -300,7 +291,7 @@ def _store(memo, key, v: int, exact: int, g: int) -> None:
 
 
 @njit(cache=True)
-def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, d, beta, width, exact, hard,
+def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, d, beta, width, exact, hard,
           memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats):
     """Value of ``cands`` with ``d`` guesses left (exact if ``< beta``, else a bound >= beta).
 
@@ -310,6 +301,12 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, d, beta, width, exact,
     ``exact`` the value is that of the width-limited search (an upper bound of the
     optimum, fast). In hard mode ``legal`` are the rows allowed by the obligations
     ``cg``/``cn`` (see :func:`set_key`).
+
+    ``ub[row]`` is an upper bound of the number of buckets guess ``row`` makes of
+    ``cands`` (its count over a superset: a parent's scan). A guess with
+    ``ub + 1 <= 3n - beta`` cannot have a bound below ``beta``, so the scan skips it:
+    most cut-off proofs (a child shown to be no better than ``beta``) then read only
+    the guesses that split the parent well.
     """
     n = cands.shape[0]
     if n == 1:
@@ -361,9 +358,34 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, d, beta, width, exact,
         return INF
     # 2. bucket count of every allowed guess (bitsets): the bound of each guess.
     stats[ST_SCANS] += 1
-    stats[ST_CELLS] += n * legal.shape[0]
     G = legal.shape[0]
-    nb, isg = count_buckets(MT, cands, legal, green, n_pat)
+    T = 3 * n - beta  # a guess scoring B + [green] <= T has the bound 3n - B - [g] >= beta
+    nb = np.empty(G, np.int64)
+    isg = np.empty(G, np.bool_)
+    sel = np.empty(G, np.int64)
+    n_sel = 0
+    for i in range(G):
+        u = ub[legal[i]]
+        if u > n:
+            u = n
+        if u + 1 <= T:  # skipped: an upper bound of its buckets (and "green") stands in
+            nb[i] = u
+            isg[i] = True
+        else:
+            sel[n_sel] = i
+            n_sel += 1
+    if 5 * n_sel >= 2 * G:  # a sequential read of every guess is faster than a gather
+        n_sel = G
+        nb, isg = count_buckets(MT, cands, legal, green, n_pat)
+    elif n_sel > 0:
+        rows = np.empty(n_sel, legal.dtype)
+        for t in range(n_sel):
+            rows[t] = legal[sel[t]]
+        nb2, isg2 = count_buckets(MT, cands, rows, green, n_pat)
+        for t in range(n_sel):
+            nb[sel[t]] = nb2[t]
+            isg[sel[t]] = isg2[t]
+    stats[ST_CELLS] += n * n_sel
     lb1 = np.empty(G, np.int64)
     minlb = INF
     for i in range(G):
@@ -395,18 +417,23 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, d, beta, width, exact,
     sub_rows = np.empty(K, legal.dtype)
     for t in range(K):
         sub_rows[t] = legal[rest[t]]
-    _nb2, _isg2, maxb, h = scan(MT, cands, sub_rows, green, est, scratch_c, scratch_t)
+    nbk_, isgk, maxb, h = scan(MT, cands, sub_rows, green, est, scratch_c, scratch_t)
     best = INF
     bestg = -1
     for t in range(K):
-        if maxb[t] <= 2 and lb1[rest[t]] < best:
-            best = lb1[rest[t]]
+        v = 3 * n - nbk_[t] - (1 if isgk[t] else 0)  # (lb1 may be a skipped guess's bound)
+        if maxb[t] <= 2 and v < best:
+            best = v
             bestg = sub_rows[t]
     if best == lb_known:
         _store(memo, key, best, 1, bestg)
         return best
     # 4. expand guesses: the heuristic's top `width` first, then (exact) every other
     #    guess in order of its bound until the bound reaches the best total.
+    # the children's bucket bounds: this node's counts (a child is a subset of cands)
+    cub = ub.copy()
+    for i in range(G):
+        cub[legal[i]] = nb[i]
     top = rest[_top_w(h, width)]
     tried = np.zeros(G, np.bool_)
     order = np.concatenate((top, rest)) if exact else top
@@ -426,8 +453,8 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, d, beta, width, exact,
         out, starts, sizes, pats = _split(MT, cands, g, green, n_pat)
         nbk = sizes.shape[0]
         lbs = np.empty(nbk, np.int64)
-        ccg = np.empty((nbk, cg.shape[0]), np.int64)
-        ccn = np.empty((nbk, cn.shape[0]), np.int64)
+        ccg = np.empty((nbk, cg.shape[0]), cg.dtype)
+        ccn = np.empty((nbk, cn.shape[0]), cn.dtype)
         rem = 0
         for k in range(nbk):
             lbs[k] = _lb_set(sizes[k], d - 1)
@@ -476,11 +503,11 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, d, beta, width, exact,
                         v = e[0]
                 if v < 0:
                     sub_legal = hard_filter(legal, codes, lcounts, g, pats[k], length, n_sym)
-                    v = solve(MT, codes, lcounts, arow, sub, sub_legal, ng, nn, d - 1, cbeta,
+                    v = solve(MT, codes, lcounts, arow, sub, sub_legal, ng, nn, cub, d - 1, cbeta,
                               width, exact, hard, memo, est, green, n_pat, length, n_sym,
                               scratch_c, scratch_t, seen, stats)
             else:
-                v = solve(MT, codes, lcounts, arow, sub, legal, cg, cn, d - 1, cbeta, width,
+                v = solve(MT, codes, lcounts, arow, sub, legal, cg, cn, cub, d - 1, cbeta, width,
                           exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c,
                           scratch_t, seen, stats)
             acc += v

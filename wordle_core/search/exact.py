@@ -124,8 +124,9 @@ class ExactSolver:
             rows = np.ascontiguousarray(lex.answer_rows.copy(), dtype=np.int32)
             rows.sort()
         self._base_rows = rows
-        self._cg0 = np.full(lex.length, -1, np.int64)
-        self._cn0 = np.zeros(len(lex.alphabet), np.int64)
+        self._ub0 = np.full(len(lex.guesses), np.iinfo(np.int32).max, np.int64)
+        self._cg0 = np.full(lex.length, -1, np.int8)
+        self._cn0 = np.zeros(len(lex.alphabet), np.uint8)
 
     def reset(self) -> None:
         """Forget every memoised position (the next searches start from scratch)."""
@@ -143,12 +144,9 @@ class ExactSolver:
         In hard mode they identify the allowed guesses (part of the memo key); in normal
         mode they are ignored.
         """
-        cg, cn = self._cg0.copy(), self._cn0.copy()
         if state is None or not self.hard:
-            return cg, cn
-        for g, p in state.history:
-            cg, cn = kn.cons_child(cg, cn, self._codes, int(g), int(p), self.lexicon.length)
-        return cg, cn
+            return self._cg0, self._cn0
+        return state.constraints.arrays(self.lexicon.length, len(self.lexicon.alphabet))
 
     def _cons(self, legal: np.ndarray, cons: tuple[np.ndarray, np.ndarray] | None
               ) -> tuple[np.ndarray, np.ndarray]:
@@ -177,18 +175,22 @@ class ExactSolver:
 
     # --- search -----------------------------------------------------------------------
     def value(self, cands: np.ndarray, legal: np.ndarray, d: int, beta: int = INF + 1,
-              cons: tuple[np.ndarray, np.ndarray] | None = None) -> int:
+              cons: tuple[np.ndarray, np.ndarray] | None = None,
+              ub: np.ndarray | None = None) -> int:
         """Value of a position (exact when below ``beta``); memoised.
 
         ``cons``: the hard-mode obligations of the position (:meth:`obligations`);
-        needed in hard mode unless ``legal`` is the whole pool.
+        needed in hard mode unless ``legal`` is the whole pool. ``ub``: per guess row, an
+        upper bound of its bucket count over ``cands`` (e.g. its count over a superset);
+        only used to skip guesses that cannot matter.
         """
         lex = self.lexicon
         cands = np.ascontiguousarray(cands, dtype=np.int32)
         cg, cn = self._cons(legal, cons)
         if self.memo_limit is not None and len(self._memo) > self.memo_limit:
             self.reset()
-        v = kn.solve(self._mt, self._codes, self._lcounts, self._arow, cands, legal, cg, cn, int(d),
+        v = kn.solve(self._mt, self._codes, self._lcounts, self._arow, cands, legal, cg, cn,
+                     self._ub0 if ub is None else ub, int(d),
                      int(beta), int(self.width), bool(self.exact),
                      bool(self.hard), self._memo, self._est, self._green, lex.n_patterns,
                      lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t, self._seen,
