@@ -296,19 +296,7 @@ def test_private_check_sees_reach_ins() -> None:
     assert not any("_mine" in h or "self._memo" in h or "argparse" in h for h in hits)
 
 
-# Reach-ins whose owners are mending them in parallel; each entry must disappear, not
-# grow, and an entry that no longer matches anything fails too (delete it then).
-KNOWN: dict[str, tuple[str, ...]] = {
-    "wordle_core.search.exact": ("kn._split",),  # exact: a public split in kernels/exact.py
-}
-
-
 def test_no_private_reach_ins() -> None:
     defined = private_names_defined()
     hits = [h for m in modules() for h in private_reach_ins(m, tree_of(m), defined)]
-    unexpected = [h for h in hits if not any(h.startswith(m + ":") and any(a in h for a in allowed)
-                                             for m, allowed in KNOWN.items())]
-    assert unexpected == [], "\n".join(unexpected)
-    stale = [f"{m}: {a}" for m, allowed in KNOWN.items() for a in allowed
-             if not any(h.startswith(m + ":") and a in h for h in hits)]
-    assert stale == [], "delete these KNOWN entries: " + ", ".join(stale)
+    assert hits == [], "\n".join(hits)

@@ -225,7 +225,7 @@ class ExactSolver:
         legal = self.pool_rows(st.legal_rows if self.hard else None)
         d = self.limit - st.turn
         cg, cn = self.obligations(st)
-        out, starts, sizes, pats = kn._split(self._mt, cands, int(opener), self._green, lex.n_patterns)
+        out, starts, sizes, pats = kn.bucket_split(self._mt, cands, int(opener), self._green, lex.n_patterns)
         total = len(cands)
         rem = int(sum(1 if m == 1 else 2 * m - 1 for m in sizes))
         bar = None
