@@ -12,6 +12,8 @@ import ast
 from functools import cache
 from pathlib import Path
 
+import pytest
+
 ROOT = Path(__file__).resolve().parent.parent
 PACKAGES = ("wordle_core", "pipelines")
 
@@ -300,3 +302,29 @@ def test_no_private_reach_ins() -> None:
     defined = private_names_defined()
     hits = [h for m in modules() for h in private_reach_ins(m, tree_of(m), defined)]
     assert hits == [], "\n".join(hits)
+
+
+# --- pipelines in one style ------------------------------------------------------------------
+def pipeline_modules() -> list[str]:
+    """Modules of ``pipelines`` that define a top-level ``run`` (one per pipeline)."""
+    return [m for m in modules() if m.startswith("pipelines.") and any(
+        isinstance(n, ast.FunctionDef) and n.name == "run" for n in tree_of(m).body)]
+
+
+def test_pipeline_modules_found() -> None:
+    assert {"pipelines.scores", "pipelines.games", "pipelines.hard", "pipelines.trees"} <= set(
+        pipeline_modules())
+
+
+@pytest.mark.parametrize("module", [
+    pytest.param(m, marks=pytest.mark.xfail(strict=True, reason="being restyled by its owner"))
+    if m == "pipelines.optimal" else m for m in pipeline_modules()])
+def test_pipeline_module_tells_its_story_and_how_to_run_it(module: str) -> None:
+    """Story docstring with the DirectRunner, Dask and Dataflow commands, and run(argv)."""
+    doc = ast.get_docstring(tree_of(module)) or ""
+    name = module.rsplit(".", 1)[1]
+    assert len(doc.split("\n\n")[0]) > 20, "a one-paragraph story first"
+    for needle in ("DirectRunner", "--dask", "DataflowRunner", f"python -m pipelines.{name}", "run(argv)"):
+        assert needle in doc, needle
+    run = next(n for n in tree_of(module).body if isinstance(n, ast.FunctionDef) and n.name == "run")
+    assert [a.arg for a in run.args.args][:1] == ["argv"]
