@@ -360,19 +360,33 @@ def plots(summaries: pd.DataFrame, ranks: pd.DataFrame, top: int = 5) -> dict[st
 
 
 def optimal_values(input_dir: str | Path) -> dict[tuple[str, str, str], int]:
-    """(lexicon, mode, opener) -> proven optimal total, from an ``optimal`` pipeline output.
+    """(lexicon, mode, opener) -> proven optimal total (-1: proven that no strategy wins all).
 
-    Looks for ``optimal*.avro`` in ``input_dir`` and ``input_dir/optimal/`` (what
-    ``pipelines.optimal`` writes); only proven values count. Empty when there is none.
+    From an ``optimal`` table (``wordle-lab pipeline optimal`` / ``configs/exact.yaml``)
+    under ``input_dir``, searched over all allowed guesses; empty when there is none.
     """
-    from wordle_core.tables.load import read_avro_records
-
-    src = Path(input_dir)
-    files = sorted({*src.glob("optimal*.avro"), *(src / "optimal").glob("optimal*.avro")})
+    if "optimal" not in tables_in(input_dir):
+        return {}
     out: dict[tuple[str, str, str], int] = {}
-    for rec in read_avro_records(files) if files else []:
-        if rec.get("proven") and rec.get("total") is not None:
-            out[(rec["lexicon"], rec["mode"], rec["opener"])] = int(rec["total"])
+    table = read_table(input_dir, "optimal")
+    for rec in table.to_dict("records"):
+        if rec.get("guess_pool", "all") != "all":
+            continue
+        total = rec.get("total")
+        proven_none = total is None or total != total  # null (NaN in pandas): no win exists
+        out[(rec["lexicon"], rec["mode"], rec["opener"])] = -1 if proven_none else int(total)
+    return out
+
+
+def exact_values(ranks: pd.DataFrame, input_dir: str | Path) -> dict[tuple[str, str, str], int]:
+    """Proven optima for the report: the package's shipped tables, then the run's own."""
+    from wordle_core.tables.exact import shipped_values
+
+    out: dict[tuple[str, str, str], int] = {}
+    for lex, mode in sorted(set(zip(ranks["lexicon"], ranks["mode"], strict=True))):
+        for opener, total in shipped_values(lex, mode).items():
+            out[(lex, mode, opener)] = -1 if total is None else int(total)
+    out.update(optimal_values(input_dir))
     return out
 
 
@@ -401,7 +415,7 @@ def build_report(input_dir: str | Path, output_dir: str | Path) -> list[Path]:
             pngs = plots(summaries, ranks)
             files.update(pngs)
             title = str(src.resolve())
-            data = report_data(ranks, summaries, verdicts, summary, optimal_values(src), title)
+            data = report_data(ranks, summaries, verdicts, summary, exact_values(ranks, src), title)
             files["index.html"] = render_html(data, pngs, title)
         if scores is not None and len(scores):
             files["opener_scores.csv"] = csv(score_table(scores))

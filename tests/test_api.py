@@ -307,6 +307,17 @@ def test_results_are_frozen_and_the_surface_is_documented() -> None:
             assert callable(getattr(obj, "to_dict", None)), name
 
 
+def test_no_exported_name_is_shadowed_by_a_subpackage() -> None:
+    """``import wordle_core.X`` rebinds ``wordle_core.X``: an export named like a module breaks."""
+    import pkgutil
+
+    subs = {m.name for m in pkgutil.iter_modules(wl.__path__)}
+    assert not subs & set(wl.__all__)
+    import wordle_core.strategies  # noqa: F401 - the import that would rebind a clash
+
+    assert callable(wl.list_strategies) and "entropy" in [s.name for s in wl.list_strategies()]
+
+
 def test_py_typed_ships_with_the_package() -> None:
     import tomllib
     from pathlib import Path

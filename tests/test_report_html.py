@@ -34,10 +34,19 @@ needs_chromium = pytest.mark.skipif(chromium() is None,
 @pytest.fixture(scope="module")
 def report(tmp_path_factory):
     out = tmp_path_factory.mktemp("html")
-    write_tables(out, synthetic_tables(_openers(80), ["default", "entropy"], ["normal", "hard"],
-                                       games=500, seed=11))
+    tables = synthetic_tables(_openers(80), ["default", "entropy"], ["normal", "hard"], games=500, seed=11)
+    tables["optimal"] = [_optimal("salet", "normal", 1700), _optimal("salet", "hard", None),
+                         _optimal("trace", "normal", 1710), _optimal("trace", "normal", 1650, "answers")]
+    write_tables(out, tables)
     build_report(out, out / "report")
     return out
+
+
+def _optimal(opener: str, mode: str, total: int | None, pool: str = "all") -> dict:
+    return {"lexicon": "wordle", "mode": mode, "strategy": "optimal", "opener": opener, "guess_pool": pool,
+            "answers": 500, "guess_limit": 6, "total": total, "mean": None if total is None else total / 500,
+            "seconds": 1.0, "cpu_seconds": 1.0, "nodes": 10, "default_total": None, "default_max": None,
+            "greedy_strategy": "", "greedy_total": None, "greedy_max": None}
 
 
 def _openers(n: int) -> list[str]:
@@ -75,6 +84,10 @@ def test_page_is_self_contained_and_holds_every_row(report):
     want = sorted(zip(ranks[["lexicon", "strategy", "mode"]].itertuples(index=False, name=None),
                       ranks["opener"], ranks["rank"], ranks["total_guesses"], strict=True))
     assert got == want
+    # proven optima where the optimal table has them (all guesses only); -1: proven no win
+    exact = {(groups[g][2], data["words"][o]): x for g, o, x in
+             zip(data["rows"]["g"], data["rows"]["o"], data["rows"]["exact"], strict=True) if x is not None}
+    assert exact == {("normal", "salet"): 1700, ("hard", "salet"): -1, ("normal", "trace"): 1710}
     # the histograms are the rankings.csv columns, failures last
     hist_cols = [f"solved_in_{i}" for i in range(1, 7)] + ["unsolved"]
     by_key = {(tuple(r[:3]), r[3]): list(r[4:]) for r in
@@ -144,6 +157,12 @@ def test_hard_view_and_screenshots(report):
     for r in summary.itertuples():
         pill = f'<span class="pill {r.verdict}">{r.verdict}</span>'
         assert f"{r.lexicon}: {pill} {r.openers} of {r.of} openers" in dom
+    table = re.search(r'<table id="hard-table">.*?<tbody>(.*?)</tbody>', dom, re.S).group(1)
+    verdicts = re.findall(r'<tr><td class="l"><a class="op" href="#opener=(\w+)">.*?class="pill (\w+)"',
+                          table, re.S)
+    assert len(verdicts) == len(_openers(80))
+    order = {"feasible": 0, "unknown": 1, "infeasible": 2}
+    assert [order[v] for _, v in verdicts] == sorted(order[v] for _, v in verdicts)
     shots = Path(os.environ.get("WORDLE_LAB_SCREENSHOTS", report / "shots"))
     shots.mkdir(parents=True, exist_ok=True)
     for name, frag in (("report-ranking.png", ""), ("report-opener-trace.png", "#opener=trace"),

@@ -3,7 +3,8 @@
 * :func:`score` -> :class:`Feedback` (``str()``, ``.emoji``, ``int()``);
 * :class:`Position` from a history, its ``candidates``, ``legal_guesses``, ``play``;
   :func:`candidates`;
-* :func:`best_guesses` -> list of :class:`GuessScore` under a named strategy;
+* :func:`best_guesses` -> list of :class:`GuessScore` under a named strategy
+  (:func:`list_strategies` lists the names);
 * :func:`simulate` -> :class:`SimulationResult`; :func:`optimal` -> :class:`Optimum`;
   :func:`hard_verdict` -> :class:`HardVerdict`;
 * :func:`read_table` -> a pandas DataFrame of a pipeline run's table (the one
@@ -24,7 +25,16 @@ from wordle_core.api.analysis import (
     simulate,
 )
 from wordle_core.api.feedback import Feedback, LexiconLike, as_lexicon, score
-from wordle_core.api.position import GuessScore, History, Position, Turn, best_guesses, candidates
+from wordle_core.api.position import (
+    GuessScore,
+    History,
+    Position,
+    StrategyInfo,
+    Turn,
+    best_guesses,
+    candidates,
+    list_strategies,
+)
 from wordle_core.tables.frames import read_table
 
 __all__ = [
@@ -37,11 +47,13 @@ __all__ = [
     "Optimum",
     "Position",
     "SimulationResult",
+    "StrategyInfo",
     "Turn",
     "as_lexicon",
     "best_guesses",
     "candidates",
     "hard_verdict",
+    "list_strategies",
     "optimal",
     "read_table",
     "score",

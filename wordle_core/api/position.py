@@ -291,6 +291,33 @@ def best_guesses(position: Position | History, strategy: str = "entropy", n: int
                        o.can_be_answer, o.pick) for o in found.options]
 
 
+@dataclass(frozen=True)
+class StrategyInfo:
+    """A registered strategy: the ``name`` that :func:`best_guesses` and :func:`simulate` take."""
+
+    name: str
+    summary: str
+    source: str
+    deterministic: bool
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form (the field names as keys)."""
+        return asdict(self)
+
+
+def list_strategies() -> list[StrategyInfo]:
+    """Every registered strategy, alphabetical (what ``wordle-lab strategies`` lists).
+
+    >>> names = [s.name for s in list_strategies()]
+    >>> {"default", "entropy", "expected-size", "minimax"} <= set(names), names == sorted(names)
+    (True, True)
+    """
+    from wordle_core.strategies import list_strategies as registered
+
+    return [StrategyInfo(str(r["name"]), str(r["summary"]), str(r["source"]), bool(r["deterministic"]))
+            for r in registered()]
+
+
 def _pairs(history: History) -> list[tuple[str, str]]:
     if isinstance(history, str):
         return list(parse_history(history))

@@ -125,6 +125,7 @@ class ExactSolver:
             rows.sort()
         self._base_rows = rows
         self._ub0 = np.full(len(lex.guesses), np.iinfo(np.int32).max, np.int64)
+        self._root: tuple[tuple, np.ndarray] | None = None
         self._cg0 = np.full(lex.length, -1, np.int8)
         self._cn0 = np.zeros(len(lex.alphabet), np.uint8)
 
@@ -225,6 +226,7 @@ class ExactSolver:
         legal = self.pool_rows(st.legal_rows if self.hard else None)
         d = self.limit - st.turn
         cg, cn = self.obligations(st)
+        root_ub = self._root_ub(cands, st) if beta <= INF else None
         out, starts, sizes, pats = kn.bucket_split(self._mt, cands, int(opener), self._green, lex.n_patterns)
         total = len(cands)
         rem = int(sum(1 if m == 1 else 2 * m - 1 for m in sizes))
@@ -241,7 +243,7 @@ class ExactSolver:
             ccons = kn.cons_child(cg, cn, self._codes, int(opener), int(pats[k]), lex.length) \
                 if self.hard else (cg, cn)
             total += self.value(sub, self.child_rows(legal, opener, int(pats[k])), d - 1,
-                                beta - total - rem, cons=ccons)
+                                beta - total - rem, cons=ccons, ub=root_ub)
             if bar is not None:
                 bar.update(m)
             if total + rem >= beta:
@@ -250,6 +252,19 @@ class ExactSolver:
         if bar is not None:
             bar.close()
         return min(total, INF)
+
+    def _root_ub(self, cands: np.ndarray, st: GameState) -> np.ndarray:
+        """Every guess row's bucket count over the position's candidates (kept for the
+        start position): an upper bound of its count over any bucket, so cut-off proofs
+        below the opener skip the guesses that cannot matter."""
+        key = ("root_ub", st.turn, cands.tobytes())
+        if self._root is not None and self._root[0] == key:
+            return self._root[1]
+        rows = np.arange(len(self.lexicon.guesses), dtype=np.int32)
+        nb, _ = kn.count_buckets(self._mt, cands, rows, self._green, self.lexicon.n_patterns)
+        ub = nb.astype(np.int64)
+        self._root = (key, ub)
+        return ub
 
     def opener_bounds(self, openers: np.ndarray) -> np.ndarray:
         """A lower bound of every opener's total (two levels of the ``3n - B`` bound)."""
@@ -399,3 +414,108 @@ def prove_best_opener(solver: ExactSolver, openers: np.ndarray | None = None,
     return BestOpener(winners, int(best), len(solver.lexicon.answers), len(rows), searched,
                       time.perf_counter() - t0, time.process_time() - c0,
                       {w: v for w, v in sorted(values.items(), key=lambda kv: (kv[1], kv[0]))})
+
+
+@dataclass(frozen=True)
+class RankedOpener:
+    """One opener of :func:`rank_openers`: its exact total, or a lower bound proving it
+    is worse than the ``k``-th best."""
+
+    opener: str
+    rank: int | None  # 1..k for the k best (ties: alphabetical), else None
+    total: int | None  # exact total (INF: no strategy wins every game); None: bound only
+    lower_bound: int  # == total when exact
+    cpu_seconds: float
+
+    @property
+    def proof(self) -> str:
+        if self.total is None:
+            return "bound"
+        return "exact" if self.total < INF else "no-win"
+
+
+@dataclass(frozen=True)
+class OpenerRanking:
+    """Outcome of :func:`rank_openers`: the ``k`` best openers, proven."""
+
+    k: int
+    kth_total: int  # the k-th best total (INF if fewer than k openers win every game)
+    n_answers: int
+    openers: list[RankedOpener]  # every opener considered: top k first, then by bound
+    seconds: float
+    cpu_seconds: float
+    exact_searches: int  # openers whose exact value was established
+
+    @property
+    def top(self) -> list[RankedOpener]:
+        return [o for o in self.openers if o.rank is not None]
+
+
+def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
+                 progress: bool = False) -> OpenerRanking:
+    """The ``k`` best openers with exact totals, and a proof that every other is worse.
+
+    Openers are taken in order of the cheap bound ``3n - B - [opener is an answer]``
+    (most buckets first, i.e. likely good first). Until ``k`` exact totals are known each
+    opener is searched exactly; after that, with ``beta = (k-th best) + 1``: the search
+    either returns the exact total (``<=`` the k-th best: the opener enters the top k,
+    which pushes the old k-th out) or stops as soon as a lower bound reaches ``beta``
+    (strictly worse than the k-th best). Every opener outside the top ``k`` thus ends
+    with an exact total or a lower bound above the final k-th total (the k-th only
+    decreases). Ties at the k-th total are ranked alphabetically.
+    """
+    if k < 1:
+        raise WordleError("rank needs k >= 1")
+    t0, c0 = time.perf_counter(), time.process_time()
+    lex = solver.lexicon
+    rows = solver._base_rows if openers is None else np.asarray(openers, dtype=np.int32)
+    cands = np.arange(len(lex.answers), dtype=np.int32)
+    nb, isg = kn.count_buckets(solver._mt, cands, np.ascontiguousarray(rows, dtype=np.int32),
+                               solver._green, lex.n_patterns)
+    lb0 = 3 * len(cands) - nb - isg.astype(np.int64)
+    order = np.lexsort((rows, lb0))
+    exact: dict[int, int] = {}  # row -> exact total
+    bound: dict[int, int] = {}  # row -> lower bound (> k-th at the time)
+    secs: dict[int, float] = {}
+    top: list[tuple[int, str, int]] = []  # (total, word, row), sorted, at most k
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(rows), desc=f"rank {k}", unit="op", leave=False, disable=None)
+    for i in order:
+        r = int(rows[i])
+        kth = top[-1][0] if len(top) >= k else None
+        c1 = time.process_time()
+        if kth is not None and lb0[i] > kth:
+            v = int(lb0[i])
+            bound[r] = v
+        else:
+            beta = kth + 1 if kth is not None else INF + 1
+            v = solver.opener_value(r, beta=beta)
+            if kth is None or v <= kth:
+                exact[r] = v
+                if v < INF:
+                    top.append((v, lex.guesses[r], r))
+                    top.sort()
+                    del top[k:]
+            else:
+                bound[r] = v
+        secs[r] = time.process_time() - c1
+        if bar is not None:
+            bar.update(1)
+            if top:
+                bar.set_postfix(kth=top[-1][0] if len(top) >= k else None, best=top[0][0])
+    if bar is not None:
+        bar.close()
+    kth_total = top[-1][0] if len(top) >= k else INF
+    ranked = []
+    top_rows = {r: n for n, (_, _, r) in enumerate(top, 1)}
+    for r in rows.tolist():
+        if r in exact:
+            ranked.append(RankedOpener(lex.guesses[r], top_rows.get(r), exact[r], exact[r], secs[r]))
+        else:
+            ranked.append(RankedOpener(lex.guesses[r], None, None, bound[r], secs[r]))
+    ranked.sort(key=lambda o: (o.rank is None, o.rank or 0, o.lower_bound, o.opener))
+    return OpenerRanking(k, kth_total, len(lex.answers), ranked, time.perf_counter() - t0,
+                         time.process_time() - c0, len(exact))

@@ -135,7 +135,7 @@ class _CollisionBase(Strategy):
 class CollisionBreaker(_CollisionBase):
     name = "collision-breaker"
     summary = "hard mode: break shard collision sets first (size >= left-1), then partitions"
-    source = "seed 000, attempt 4"
+    source = "\"Winning Wordle's Hard Mode\", attempt 4"
 
     def _choose(self, state: GameState) -> int:
         rows = state.legal_rows
@@ -153,8 +153,8 @@ class CollisionBreaker(_CollisionBase):
 @register
 class CollisionBreaker3(CollisionBreaker):
     name = "collision-breaker-3"
-    summary = "hard mode: seed 000's attempt 3 (sets of size >= guesses left), then partitions"
-    source = "seed 000, attempt 3"
+    summary = "hard mode: break collision sets of size >= guesses left first, then partitions"
+    source = "\"Winning Wordle's Hard Mode\", attempt 3"
     offset = 0
 
 
@@ -162,7 +162,7 @@ class CollisionBreaker3(CollisionBreaker):
 class CollisionFilter(_CollisionBase):
     name = "collision-filter"
     summary = "hard mode: partitions, avoiding words in collision sets larger than the guesses left"
-    source = "seed 000, attempt 1"
+    source = "\"Winning Wordle's Hard Mode\", attempt 1"
 
     def _choose(self, state: GameState) -> int:
         rows = state.legal_rows

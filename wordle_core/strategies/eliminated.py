@@ -132,7 +132,7 @@ class Seed002(Strategy):
 class Simple(Seed002):
     name = "simple"
     summary = "available word with the best opener average-eliminated (table lookup)"
-    source = "seed 002"
+    source = "Wordle Solver KT (Kotlin)"
 
     def pick(self, state: GameState) -> int:
         return self.simple(state)
@@ -142,7 +142,7 @@ class Simple(Seed002):
 class TestAllScored(Seed002):
     name = "test-all-scored"
     summary = "available word with the best mean tile score (green 2, yellow 1) vs available"
-    source = "seed 002"
+    source = "Wordle Solver KT (Kotlin)"
 
     def pick(self, state: GameState) -> int:
         return self.scored(state)
@@ -152,7 +152,7 @@ class TestAllScored(Seed002):
 class TestAllFull(Seed002):
     name = "test-all-full"
     summary = "available word eliminating the most available words on average"
-    source = "seed 002"
+    source = "Wordle Solver KT (Kotlin)"
 
     def pick(self, state: GameState) -> int:
         return self.full(state)
@@ -162,7 +162,7 @@ class TestAllFull(Seed002):
 class Balanced(Seed002):
     name = "balanced"
     summary = "Simple above 269 available, TestAllScored above 16, else TestAllFull"
-    source = "seed 002"
+    source = "Wordle Solver KT (Kotlin)"
 
     def pick(self, state: GameState) -> int:
         n = state.n_candidates

@@ -30,7 +30,7 @@ _BUDGET = 400_000  # OR nodes per proof attempt
 class HardSafe(Strategy):
     name = "hard-safe"
     summary = "hard mode: best-entropy guess among those proved to still win every game"
-    source = "this project (exact hard-mode feasibility, issue 4)"
+    source = "this project (exact hard-mode feasibility search)"
     depth_sensitive = True
 
     def _choose(self, state: GameState) -> int:

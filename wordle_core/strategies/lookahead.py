@@ -42,7 +42,7 @@ _NO_LIMIT = 64  # "guesses left" used once a win within the real limit is imposs
 class Lookahead(Strategy):
     name = "default"
     summary = "look-ahead search for the fewest total guesses (top guesses by partition heuristic)"
-    source = "issue 6; Selby-style bounds (seed 004's 'perfect' solver, width-limited)"
+    source = "this project: width-limited exact search with Selby-style bounds"
     depth_sensitive = True
     memo_limit = DEFAULT_MEMO_LIMIT
 
