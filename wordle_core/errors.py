@@ -12,7 +12,8 @@ import argparse
 import sys
 from collections.abc import Callable
 
-EXIT_USAGE = 2
+EXIT_USAGE = 2  # a user error: bad input, flags, paths
+EXIT_FAILURE = 1  # the machine failed (disk full, I/O error)
 
 
 class WordleError(ValueError):
@@ -51,6 +52,14 @@ class UnknownStrategyError(WordleError):
     """A strategy name that is not registered."""
 
 
+class OutputPathError(WordleError):
+    """A file or directory the user asked us to write that cannot be written."""
+
+
+class MatrixTooLargeError(WordleError):
+    """A pattern matrix that would not fit in memory (or codes over 64 bits): refused up front."""
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (``PROG: error: ...``), exit 2."""
 
@@ -60,16 +69,24 @@ class OneLineParser(argparse.ArgumentParser):
 
 
 def one_line_errors(command: Callable[[], int | None], prog: str = "wordle-lab") -> int:
-    """Run ``command`` and return its exit code; a :class:`WordleError` is one line on
-    stderr and exit 2, Ctrl-C is ``PROG: interrupted`` and 130, a closed pipe exit 0."""
+    """Run ``command`` and return its exit code, never a traceback for what we expect.
+
+    A :class:`WordleError` is one line on stderr and exit 2 (or the error's
+    ``exit_code``); an ``OSError`` (disk full, I/O error: the machine failed us) one line
+    and exit 1; Ctrl-C ``PROG: interrupted`` and 130; a closed pipe exit 0.
+    """
     try:
         rc = command()
     except WordleError as exc:
         sys.stderr.write(f"{prog}: error: {exc}\n")
-        return EXIT_USAGE
+        return int(getattr(exc, "exit_code", EXIT_USAGE))
     except KeyboardInterrupt:
         sys.stderr.write(f"{prog}: interrupted\n")
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as exc:
+        where = f": {exc.filename}" if exc.filename else ""
+        sys.stderr.write(f"{prog}: error: {exc.strerror or exc}{where}\n")
+        return EXIT_FAILURE
     return int(rc or 0)

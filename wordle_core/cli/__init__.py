@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import pkgutil
 import sys
 
-from wordle_core.errors import EXIT_USAGE, OneLineParser, one_line_errors
+from wordle_core.errors import EXIT_FAILURE, EXIT_USAGE, OneLineParser, one_line_errors
 
-__all__ = ["EXIT_USAGE", "OneLineParser", "build_parser", "entry", "main"]
+__all__ = ["EXIT_FAILURE", "EXIT_USAGE", "OneLineParser", "build_parser", "entry", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -31,7 +32,27 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is at the time of the record (tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
+
+
+def _show_engine_notes() -> None:
+    """The engine reports notes (e.g. a corrupt cache file rebuilt) through ``logging``."""
+    log = logging.getLogger("wordle_core")
+    if not log.handlers:
+        handler = _StderrHandler()
+        handler.setFormatter(logging.Formatter("wordle-lab: note: %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.WARNING)
+        log.propagate = False
+
+
 def main(argv: list[str] | None = None) -> int:
+    _show_engine_notes()
     parser = build_parser()
     args = parser.parse_args(argv)
     return one_line_errors(lambda: args.func(args), parser.prog)
