@@ -1,6 +1,6 @@
-r"""Pipeline ``scores``: first-guess statistics of every opener (seed 002's table).
+r"""Pipeline ``scores``: first-guess statistics of every opener (the "Wordle Solver KT" table).
 
-The story: seed 002 ranked openers by the candidates they eliminate on average, with
+The story: "Wordle Solver KT" ranked openers by the candidates they eliminate on average, with
 a Beam job over every allowed guess. This pipeline is that job: the selected openers
 (default: all 12,972 guesses) are cut into blocks, spread over the workers
 (``Create -> Reshuffle``), and each block is scored against every answer in one

@@ -1,6 +1,6 @@
 """First-guess scores of every allowed guess against all answers (``opener_scores``).
 
-This is the table seed 002 computed with a Beam pipeline: for each opener, the
+This is the table "Wordle Solver KT" computed with a Beam pipeline: for each opener, the
 candidates it eliminates on average, plus the other partition measures. The engine
 computes it in one vectorised pass (a few seconds for 12,972 x 2,315). The ``scores``
 pipeline writes the same table as Avro; whoever holds such a table (the CLI, a
