@@ -65,6 +65,17 @@ def worker_lexicon(spec: LexiconSpec) -> Lexicon:
     return _PROCESS[key]
 
 
+def worker_threads() -> None:
+    """Workers run one per core, so the engine's kernels use one thread each.
+
+    Threaded kernels in every worker would put two threads on each core; their
+    spin-waits then take CPU from the other workers (measured: half the CPU gain lost).
+    """
+    from wordle_core.kernels.buckets import set_threads
+
+    set_threads(1)
+
+
 def worker_matrix(lex: Lexicon, matrix_path: str | None) -> np.ndarray:
     """The pattern matrix, once per process: mmap a local file, else read via FileSystems."""
     key = ("matrix", lex.fingerprint, matrix_path)
@@ -114,6 +125,7 @@ class ScoreBlockFn(beam.DoFn):
         self.scored = Metrics.counter(NAMESPACE, "openers_scored")
 
     def setup(self) -> None:
+        worker_threads()
         self.lex = worker_lexicon(self.spec)
         self.matrix = worker_matrix(self.lex, self.matrix_path)
         self.progress = _Progress(self.progress_dir)
@@ -173,6 +185,7 @@ class PlayOpenerFn(beam.DoFn):
     def setup(self) -> None:
         from wordle_core.strategies import get_strategy
 
+        worker_threads()
         self.lex = worker_lexicon(self.spec)
         self.matrix = worker_matrix(self.lex, self.matrix_path)
         key = ("strategies", self.spec, tuple(self.strategies))
@@ -191,8 +204,8 @@ class PlayOpenerFn(beam.DoFn):
         exact = None
         for name in self.strategies:
             strat = self.strats[(name, hard)]
-            if len(strat._memo) > MEMO_LIMIT:
-                strat._memo.clear()
+            if strat.memo_size() > MEMO_LIMIT:
+                strat.reset()
             t0 = time.perf_counter()
             tree = Tree.build(strat, GameState.new(self.lex, hard, self.matrix), row)
             self.seconds.update(int((time.perf_counter() - t0) * 1000))
