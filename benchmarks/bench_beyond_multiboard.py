@@ -13,11 +13,11 @@ import time
 
 import numpy as np
 
+from tests.reference_buckets import bucket_stats_numpy
 from wordle_core.analysis.multiboard import simulate_multi
 from wordle_core.game.lexicon import load_lexicon
 from wordle_core.game.matrix import pattern_matrix
-from wordle_core.kernels.partition import partition_stats_numpy
-from wordle_core.strategies.prior import weighted_stats
+from wordle_core.kernels.buckets import weighted_stats
 
 
 def kernel_speed(lex, mat) -> None:
@@ -28,7 +28,7 @@ def kernel_speed(lex, mat) -> None:
         sets = [np.sort(rng.choice(len(lex.answers), n, replace=False)) for _ in range(20)]
         t0 = time.perf_counter()
         for c in sets:
-            partition_stats_numpy(mat, None, c, lex.n_patterns)
+            bucket_stats_numpy(mat, None, c, lex.n_patterns)
         t_np = (time.perf_counter() - t0) / len(sets)
         t0 = time.perf_counter()
         for c in sets:
@@ -55,9 +55,9 @@ def main() -> None:
     for n in (int(x) for x in args.boards.split(",")):
         r = simulate_multi(lex, n, args.games, args.seed, "salet", matrix=mat, progress=True)
         reports.append(r)
-        print(f"{n:>6} {r['limit']:>5} {r['meanGuesses']:>8.4f} {r['maxGuesses']:>4} {r['failures']:>6} "
-              f"{100 * r['failureRate']:>6.2f}% {r['seconds']:>7.1f} {r['msPerGame']:>8.1f}   "
-              f"{r['guessDistribution']}")
+        print(f"{n:>6} {r['limit']:>5} {r['mean_guesses']:>8.4f} {r['max_guesses']:>4} {r['failures']:>6} "
+              f"{100 * r['failure_rate']:>6.2f}% {r['seconds']:>7.1f} {r['ms_per_game']:>8.1f}   "
+              f"{r['guess_distribution']}")
     if args.json:
         with open(args.json, "w") as fh:
             json.dump(reports, fh, indent=1)

@@ -37,9 +37,9 @@ def main() -> None:
         rep = prior_effect(lex, args.strategy, None if op == "own" else op, False, mat, progress=True)
         out.append(rep)
         for r in rep["runs"]:
-            print(f"{r['prior']:<10} {r['opener'].upper():<7} {r['meanGuesses']:>7.4f} "
-                  f"{r['meanGuessesWeighted']:>21.4f} {r['maxGuesses']:>4} "
-                  f"{100 * r['solvedUnweighted']:>14.2f}% {100 * r['solvedWeighted']:>17.3f}% "
+            print(f"{r['prior']:<10} {r['opener'].upper():<7} {r['mean_guesses']:>7.4f} "
+                  f"{r['mean_guesses_weighted']:>21.4f} {r['max_guesses']:>4} "
+                  f"{100 * r['solved_unweighted']:>14.2f}% {100 * r['solved_weighted']:>17.3f}% "
                   f"{r['seconds']:>6.1f}")
     if args.json:
         with open(args.json, "w") as fh:

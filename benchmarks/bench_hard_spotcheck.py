@@ -26,7 +26,7 @@ from wordle_core.game.feedback import all_green
 from wordle_core.game.lexicon import Lexicon, load_lexicon
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.state import GameState
-from wordle_core.kernels.partition import partition_stats, split
+from wordle_core.kernels.buckets import bucket_stats, split_by_pattern
 from wordle_core.search.hard import hard_verdict
 
 
@@ -52,7 +52,7 @@ def reference_feasible(lex: Lexicon, opener: int, deadline: float) -> bool:
         if time.monotonic() > deadline:
             raise Timeout
         rows = st.legal_rows
-        stats = partition_stats(st.matrix, rows, st.candidates, lex.n_patterns)
+        stats = bucket_stats(st.matrix, rows, st.candidates, lex.n_patterns)
         if k == 2:
             res = bool((stats.largest == 1).any())
         else:
@@ -63,7 +63,7 @@ def reference_feasible(lex: Lexicon, opener: int, deadline: float) -> bool:
         return res
 
     def wins(st: GameState, g: int, k: int) -> bool:
-        parts = split(st.matrix, g, st.candidates)
+        parts = split_by_pattern(st.matrix, g, st.candidates)
         for pat in sorted(parts, key=lambda p: -len(parts[p])):
             if pat != green and not node(st.apply(g, pat), k - 1):
                 return False

@@ -2,8 +2,8 @@
 
 Targets (issue 5): p50 <= 1 ms for a covered position after start-up; <= 150 ms for an
 uncovered position with all 2,315 candidates left and all 12,972 guesses scored.
-Baseline in the same run: the numpy bincount kernel (``partition_stats_numpy``) on the same
-uncovered position.
+Baseline in the same run: the numpy bincount kernel (``bucket_stats_numpy`` in
+tests/reference_buckets.py) on the same uncovered position.
 
 Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_suggest.py [--tree FILE] [--strategy entropy]
 (without --tree it builds the strategy's tree from SALET first and says how long that took).
@@ -21,12 +21,12 @@ from pathlib import Path
 
 import numpy as np
 
+from tests.reference_buckets import bucket_stats_numpy
 from wordle_core import load_lexicon
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
 from wordle_core.interactive.suggest import suggest
-from wordle_core.kernels.partition import partition_stats_numpy
 from wordle_core.strategies import get_strategy
 from wordle_core.tables.load import load_tree_file
 
@@ -97,7 +97,7 @@ def main() -> None:
     print(f"uncovered, 2,315 candidates x 12,972 guesses scored (compiled kernel): "
           f"p50 {pct(lat, 50):.1f} ms  p95 {pct(lat, 95):.1f} ms  [target <= 150 ms]")
     cands = root.candidates
-    base = timed(lambda: partition_stats_numpy(mat, None, cands, lex.n_patterns), max(3, args.repeat // 3))
+    base = timed(lambda: bucket_stats_numpy(mat, None, cands, lex.n_patterns), max(3, args.repeat // 3))
     print(f"  baseline numpy bincount kernel, same position: p50 {pct(base, 50):.1f} ms")
 
     env = dict(os.environ, PYTHONPATH=str(ROOT))

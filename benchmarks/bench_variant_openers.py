@@ -32,13 +32,13 @@ from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
 from wordle_core.interactive.suggest import CompiledPartition
-from wordle_core.kernels.buckets import split_stats
+from wordle_core.kernels.buckets import bucket_stats
 from wordle_core.strategies import get_strategy
 
 
 def first_guess_scores(lex, mat):
     cands = np.arange(len(lex.answers))
-    return split_stats(mat, None, cands, lex.n_patterns)
+    return bucket_stats(mat, None, cands, lex.n_patterns)
 
 
 def shortlist(lex, stats, top: int) -> list[int]:

@@ -16,8 +16,9 @@ from collections.abc import Sequence
 from wordle_core.cli import OneLineParser
 
 from . import jobs
+from .cloud import check_cloud_args
 from .config import ConfigError, JobConfig
-from .options import add_job_args, config_from
+from .options import add_job_args, check_beam_args, config_from
 
 
 def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about: str = ""):
@@ -28,6 +29,8 @@ def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about:
     if extra:
         extra(p)
     ns, beam_args = p.parse_known_args(list(sys.argv[1:] if argv is None else argv))
+    check_beam_args(beam_args)  # an unknown flag fails here, before any output exists
+    check_cloud_args(beam_args)  # Dataflow: staging tools present, service reachable (seconds)
     return ns, beam_args
 
 

@@ -1,258 +1,364 @@
-"""Pipeline ``optimal``: proven optimal totals for many openers, ranked, as Avro.
+"""Pipeline ``optimal``: the proven fewest total guesses of every opener, sharded and resumable.
 
-Fans out over (opener, mode) pairs; each worker proves the exact optimum of its
-opener with :mod:`wordle_core.search.exact` and, for comparison, builds the ``default``
-(look-ahead) and greedy ``entropy`` trees from the same opener. One Avro file holds
-every record; a CSV ranks the openers of each mode by proven total, next to the
-greedy totals.
+The story. The exact search (:mod:`wordle_core.search.exact`) proves, for one opener,
+the minimal sum of guesses over every answer; a weak opener takes minutes, so all
+12,972 openers take CPU-hours. This pipeline spreads that work and survives being
+stopped:
 
-Self-contained on purpose (the shared options / sink modules were not on main when it
-was written): options are parsed here, and the sink writes with fastavro to a
-temporary name and renames, so a failed run never leaves a half-written table.
+1. the selected openers (sorted) are cut into *parts* of ``--part-size`` openers per
+   mode; a part's name is a hash of what it computes (lexicon, mode, guess pool, guess
+   limit, its openers), so the same selection always gives the same parts;
+2. ``ProveOpeners`` (a named composite transform) spreads the parts over the workers
+   (``Reshuffle``); a worker proves its part's openers one after the other with one
+   solver per mode (openers share its memo, bounded by ``--memo-limit``) and, as soon
+   as the part is done, writes it as one Avro file under ``<output>/optimal_parts/``
+   (temporary name, then renamed: a stopped run leaves only whole parts);
+3. with ``--resume`` the driver first reads the parts already there and only the
+   missing ones are computed; the finished parts' records join the new ones;
+4. every record goes through the shared sink (:class:`pipelines.sink.WriteTables`,
+   via :func:`pipelines.runner.execute`) into the ``optimal`` table (schema in
+   :mod:`pipelines.schemas`), published only when the run succeeded, and the driver
+   writes ``optimal_ranking.csv`` (openers ranked per mode by proven total, the
+   openers that cannot guarantee a win last) from the published table.
 
-Run::
+No worker gathers every record: the only all-records step is the sink's per-shard
+grouping. Options are the shared ones (:mod:`pipelines.options`) plus the search's own.
 
-    python -m pipelines.optimal --lexicon wordle --openers salet,trace,crane \
+Run (DirectRunner, local; ``--direct_running_mode=in_memory`` for one process)::
+
+    python -m pipelines.optimal --lexicon wordle --openers salet,trace,crane \\
         --modes normal,hard --output outputs/optimal
-    python -m pipelines.optimal --top 20 --output outputs/optimal   # 20 best by entropy
+    python -m pipelines.optimal --config configs/exact.yaml --resume \\
+        --direct_running_mode=in_memory --direct_num_workers=1
 
-Beam options (``--runner``, ``--direct_num_workers`` ...) pass through unchanged.
+Dask (a local cluster of N worker processes, or ``--runner`` +
+``--dask_client_address`` for an existing one)::
+
+    python -m pipelines.optimal --config configs/exact.yaml --resume --dask-workers 2
+
+Dataflow (parts and tables through Beam's FileSystems, so a ``gs://`` output works)::
+
+    python -m pipelines.optimal --config configs/exact.yaml --resume \\
+        --runner DataflowRunner --project P --region R \\
+        --temp_location gs://B/tmp --output gs://B/exact
 """
 
 from __future__ import annotations
 
-import argparse
 import csv
+import hashlib
 import io
-import logging
+import sys
 import time
-from collections.abc import Iterable
-from pathlib import Path
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
 
 import apache_beam as beam
 import fastavro
+from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
-from apache_beam.options.pipeline_options import PipelineOptions, SetupOptions
 
-from .options import check_beam_args
+from wordle_core.errors import WordleError
 
-SCHEMA = fastavro.parse_schema({
-    "type": "record",
-    "name": "OptimalValue",
-    "namespace": "wordle_lab",
-    "doc": "Proven minimal total guesses for one opener (issue 6), with greedy values",
-    "fields": [
-        {"name": "lexicon", "type": "string"},
-        {"name": "mode", "type": "string"},
-        {"name": "strategy", "type": "string"},
-        {"name": "guessPool", "type": "string"},
-        {"name": "opener", "type": "string"},
-        {"name": "answers", "type": "int"},
-        {"name": "total", "type": ["null", "long"], "doc": "null: no win within the limit"},
-        {"name": "mean", "type": ["null", "double"]},
-        {"name": "maxGuesses", "type": "int"},
-        {"name": "proven", "type": "boolean"},
-        {"name": "seconds", "type": "double"},
-        {"name": "nodes", "type": "long"},
-        {"name": "defaultTotal", "type": ["null", "long"]},
-        {"name": "defaultMax", "type": ["null", "int"]},
-        {"name": "greedyStrategy", "type": "string"},
-        {"name": "greedyTotal", "type": ["null", "long"]},
-        {"name": "greedyMax", "type": ["null", "int"]},
-    ],
-})
+from . import sink
+from .config import ConfigError
+from .transforms import LexiconSpec, worker_lexicon, worker_matrix
+
+TABLE = "optimal"
+PARTS_DIR = "optimal_parts"
+MODES = ("normal", "hard")
+POOLS = ("all", "answers")
 
 
-def lexicon_from(name: str, answers: str | None, guesses: str | None):
-    from wordle_core.game.lexicon import resolve_lexicon
+@dataclass(frozen=True)
+class Part:
+    """One unit of work and of resumption: some openers of one mode."""
 
-    return resolve_lexicon(name, answers, guesses)
+    mode: str
+    openers: tuple[str, ...]
+    name: str  # file name under PARTS_DIR
 
 
-class ProveOpenerFn(beam.DoFn):
-    """(opener, mode) -> one OptimalValue record. Loads the lexicon and matrix once."""
+@dataclass(frozen=True)
+class SearchSpec:
+    """What every worker needs to prove an opener (picklable)."""
 
-    def __init__(self, lexicon: str, answers: str | None, guesses: str | None, pool: str,
-                 max_guesses: int | None, greedy: str, compare: bool) -> None:
-        self.args = (lexicon, answers, guesses)
-        self.pool, self.max_guesses, self.greedy, self.compare = pool, max_guesses, greedy, compare
+    lexicon: LexiconSpec
+    pool: str = "all"
+    max_guesses: int | None = None
+    compare: bool = False
+    greedy: str = "entropy"
+    memo_limit: int = 2_000_000
+    matrix_path: str | None = None
+
+
+def plan_parts(lexicon: str, openers: Sequence[str], modes: Sequence[str], pool: str,
+               limit: int, part_size: int) -> list[Part]:
+    """Cut the sorted openers into parts per mode; names are hashes of their content."""
+    words = sorted(set(openers))
+    parts = []
+    for mode in modes:
+        for i in range(0, len(words), part_size):
+            chunk = tuple(words[i:i + part_size])
+            ident = "\x1f".join((lexicon, mode, pool, str(limit), *chunk))
+            digest = hashlib.sha1(ident.encode()).hexdigest()[:16]
+            parts.append(Part(mode, chunk, f"{mode}-{digest}.avro"))
+    return parts
+
+
+def part_path(output: str, part: Part) -> str:
+    return FileSystems.join(output, PARTS_DIR, part.name)
+
+
+def read_part(output: str, part: Part) -> list[dict[str, Any]] | None:
+    """A finished part's records, or None when it is missing, unreadable or not this part."""
+    path = part_path(output, part)
+    if not FileSystems.exists(path):
+        return None
+    try:
+        with FileSystems.open(path, compression_type="uncompressed") as fh:
+            recs = list(fastavro.reader(io.BytesIO(fh.read())))
+    except Exception:  # a damaged file is recomputed, never trusted
+        return None
+    got = sorted((r["mode"], r["opener"]) for r in recs)
+    if got != sorted((part.mode, w) for w in part.openers):
+        return None
+    return recs
+
+
+class ProvePartFn(beam.DoFn):
+    """A part -> its ``("optimal", record)`` pairs; writes the part file when done."""
+
+    def __init__(self, spec: SearchSpec, output: str, progress_dir: str | None = None) -> None:
+        self.spec, self.output, self.progress_dir = spec, output, progress_dir
         self.proved = Metrics.counter("optimal", "openers_proved")
-        self.seconds = Metrics.distribution("optimal", "proof_ms")
+        self.parts = Metrics.counter("optimal", "parts_written")
 
     def setup(self) -> None:
-        from wordle_core.game.matrix import pattern_matrix
+        self.lex = worker_lexicon(self.spec.lexicon)
+        self.matrix = worker_matrix(self.lex, self.spec.matrix_path)
+        self.solvers: dict[bool, Any] = {}
+        self.strategies: dict[tuple[str, bool], Any] = {}
 
-        self.lex = lexicon_from(*self.args)
-        self.matrix = pattern_matrix(self.lex)
-        self.solvers: dict[bool, object] = {}
-        self.strategies: dict[str, object] = {}
+    def _solver(self, hard: bool):
+        from wordle_core.search.exact import ExactSolver
 
-    def process(self, element: tuple[str, str]) -> Iterable[dict[str, object]]:
+        s = self.solvers.get(hard)
+        if s is None:  # one memo per mode: a worker's openers share positions
+            s = ExactSolver(self.lex, hard=hard, pool=self.spec.pool, exact=True,
+                            max_guesses=self.spec.max_guesses, matrix=self.matrix,
+                            memo_limit=self.spec.memo_limit)
+            self.solvers[hard] = s
+        return s
+
+    def _tree_total(self, name: str, opener: str, hard: bool) -> tuple[int, int]:
         from wordle_core.game.tree import build_tree
-        from wordle_core.search.exact import INF, ExactSolver, optimal_for_opener
         from wordle_core.strategies import get_strategy
 
-        opener, mode = element
+        strat = self.strategies.get((name, hard))
+        if strat is None:
+            strat = self.strategies[(name, hard)] = get_strategy(name)
+        lengths = build_tree(strat, self.lex, opener, hard, self.matrix).lengths()
+        return int(lengths.sum()), int(lengths.max())
+
+    def prove(self, mode: str, opener: str) -> dict[str, Any]:
+        from wordle_core.search.exact import INF, optimal_for_opener
+
         hard = mode == "hard"
-        solver = self.solvers.get(hard)
-        if solver is None:  # one memo per mode: openers on a worker share positions
-            solver = ExactSolver(self.lex, hard=hard, pool=self.pool, exact=True,
-                                 max_guesses=self.max_guesses, matrix=self.matrix)
-            self.solvers[hard] = solver
-        res, _ = optimal_for_opener(self.lex, opener, hard=hard, pool=self.pool, solver=solver)
-        rec: dict[str, object] = {
-            "lexicon": self.lex.name, "mode": mode, "strategy": "optimal",
-            "guessPool": self.pool, "opener": res.opener, "answers": res.n_answers,
-            "total": res.total if res.total < INF else None,
-            "mean": res.mean if res.total < INF else None,
-            "maxGuesses": res.max_guesses, "proven": res.proven, "seconds": res.seconds,
-            "nodes": res.stats["nodes"], "defaultTotal": None, "defaultMax": None,
-            "greedyStrategy": self.greedy, "greedyTotal": None, "greedyMax": None,
+        solver = self._solver(hard)
+        res, _ = optimal_for_opener(self.lex, opener, hard=hard, pool=self.spec.pool,
+                                    solver=solver)
+        won = res.total < INF
+        rec: dict[str, Any] = {
+            "lexicon": self.lex.name, "mode": mode, "strategy": "optimal", "opener": res.opener,
+            "guess_pool": self.spec.pool, "answers": res.n_answers, "guess_limit": solver.limit,
+            "total": res.total if won else None, "mean": res.mean if won else None,
+            "seconds": float(res.seconds), "cpu_seconds": float(res.cpu_seconds),
+            "nodes": int(res.stats["nodes"]), "default_total": None, "default_max": None,
+            "greedy_strategy": "", "greedy_total": None, "greedy_max": None,
         }
-        if self.compare:
-            for name, prefix in (("default", "default"), (self.greedy, "greedy")):
-                key = f"{name}:{mode}"
-                strat = self.strategies.get(key)
-                if strat is None:
-                    strat = get_strategy(name)
-                    self.strategies[key] = strat
-                tree = build_tree(strat, self.lex, opener, hard, self.matrix)
-                lengths = tree.lengths()
-                rec[f"{prefix}Total"] = int(lengths.sum())
-                rec[f"{prefix}Max"] = int(lengths.max())
-        self.proved.inc()
-        self.seconds.update(int(res.seconds * 1000))
-        logging.info("optimal %s %s: %s (%.2f s)", opener, mode, rec["total"], res.seconds)
-        yield rec
+        if self.spec.compare:
+            rec["default_total"], rec["default_max"] = self._tree_total("default", opener, hard)
+            rec["greedy_strategy"] = self.spec.greedy
+            rec["greedy_total"], rec["greedy_max"] = self._tree_total(self.spec.greedy, opener, hard)
+        return rec
+
+    def process(self, part: Part) -> Iterable[tuple[str, dict[str, Any]]]:
+        recs = [self.prove(part.mode, w) for w in part.openers]
+        sink.write_file(part_path(self.output, part), sink.avro_bytes(TABLE, recs))
+        self.proved.inc(len(recs))
+        self.parts.inc()
+        if self.progress_dir:  # the runner's progress protocol: count files it sums
+            import os
+
+            path = os.path.join(self.progress_dir, part.name + ".count")
+            try:
+                with open(path, "w") as fh:
+                    fh.write(str(len(recs)))
+            except OSError:
+                pass
+        for r in recs:
+            yield (TABLE, r)
 
 
 class ProveOpeners(beam.PTransform):
-    """PCollection of (opener, mode) -> PCollection of OptimalValue records."""
+    """Parts -> ``("optimal", record)`` pairs: spread over workers, proved, checkpointed."""
 
-    def __init__(self, lexicon: str, answers: str | None = None, guesses: str | None = None,
-                 pool: str = "all", max_guesses: int | None = None, greedy: str = "entropy",
-                 compare: bool = True) -> None:
+    def __init__(self, spec: SearchSpec, output: str, progress_dir: str | None = None) -> None:
         super().__init__()
-        self.fn = ProveOpenerFn(lexicon, answers, guesses, pool, max_guesses, greedy, compare)
+        self.fn = ProvePartFn(spec, output, progress_dir)
 
-    def expand(self, pairs):
-        return pairs | "Spread" >> beam.Reshuffle() | "Prove" >> beam.ParDo(self.fn)
+    def expand(self, parts):
+        return parts | "Spread" >> beam.Reshuffle() | "Prove" >> beam.ParDo(self.fn)
 
 
-def ranking_rows(records: list[dict[str, object]]) -> list[dict[str, object]]:
-    """Rank openers within each mode by proven total (impossible last; ties alphabetical)."""
+class OptimalTable(beam.PTransform):
+    """The whole job as one transform: finished parts' records plus the new proofs."""
+
+    def __init__(self, todo: list[Part], done: list[dict[str, Any]], spec: SearchSpec,
+                 output: str, progress_dir: str | None = None) -> None:
+        super().__init__()
+        self.todo, self.done = todo, done
+        self.prove = ProveOpeners(spec, output, progress_dir)
+
+    def expand(self, pbegin):
+        new = (pbegin | "Parts" >> beam.Create(self.todo, reshuffle=False)
+               | "ProveOpeners" >> self.prove)
+        old = pbegin | "FinishedParts" >> beam.Create([(TABLE, r) for r in self.done],
+                                                      reshuffle=False)
+        return (new, old) | "AllRecords" >> beam.Flatten()
+
+
+def ranking_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """Openers ranked within each (mode, guess pool) by proven total; no-win openers last."""
     out = []
-    for mode in sorted({str(r["mode"]) for r in records}):
-        rs = [r for r in records if r["mode"] == mode]
-        rs.sort(key=lambda r: (r["total"] is None, r["total"] or 0, r["opener"]))
+    for mode, pool in sorted({(str(r["mode"]), str(r["guess_pool"])) for r in records}):
+        rs = sorted((r for r in records if r["mode"] == mode and r["guess_pool"] == pool),
+                    key=lambda r: (r["total"] is None, r["total"] or 0, r["opener"]))
         for i, r in enumerate(rs, 1):
-            out.append({"mode": mode, "rank": i, "opener": r["opener"], "total": r["total"],
+            out.append({"lexicon": r["lexicon"], "mode": mode, "guess_pool": pool, "rank": i,
+                        "opener": r["opener"], "total": r["total"],
                         "mean": round(r["mean"], 4) if r["mean"] is not None else None,
-                        "proven": r["proven"], "defaultTotal": r["defaultTotal"],
-                        "defaultMax": r["defaultMax"], "greedyStrategy": r["greedyStrategy"],
-                        "greedyTotal": r["greedyTotal"], "greedyMax": r["greedyMax"],
-                        "seconds": round(float(r["seconds"]), 3)})
+                        "default_total": r["default_total"], "greedy_strategy": r["greedy_strategy"],
+                        "greedy_total": r["greedy_total"], "cpu_seconds": round(r["cpu_seconds"], 3)})
     return out
 
 
-class WriteTables(beam.DoFn):
-    """All records -> ``optimal.avro`` + ``optimal_ranking.csv``, each temp-then-rename."""
-
-    def __init__(self, output: str) -> None:
-        self.output = output
-
-    def process(self, records: list[dict[str, object]]) -> Iterable[str]:
-        from wordle_core.files import atomic_write_bytes, atomic_write_text
-
-        recs = sorted(records, key=lambda r: (r["mode"], r["opener"]))
-        buf = io.BytesIO()
-        fastavro.writer(buf, SCHEMA, recs)
-        out = Path(self.output)
-        atomic_write_bytes(out / "optimal.avro", buf.getvalue())
-        rows = ranking_rows(recs)
-        text = io.StringIO()
-        if rows:
-            w = csv.DictWriter(text, fieldnames=list(rows[0]))
-            w.writeheader()
-            w.writerows(rows)
-        atomic_write_text(out / "optimal_ranking.csv", text.getvalue())
-        yield str(out / "optimal.avro")
+def ranking_csv(records: list[dict[str, Any]]) -> str:
+    rows = ranking_rows(records)
+    text = io.StringIO()
+    fields = ["lexicon", "mode", "guess_pool", "rank", "opener", "total", "mean", "default_total",
+              "greedy_strategy", "greedy_total", "cpu_seconds"]
+    w = csv.DictWriter(text, fieldnames=fields, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    return text.getvalue()
 
 
-def parse_args(argv: list[str] | None) -> tuple[argparse.Namespace, list[str]]:
-    ap = argparse.ArgumentParser(prog="pipelines.optimal", description=__doc__.split("\n")[0])
-    ap.add_argument("--lexicon", default="wordle")
-    ap.add_argument("--answers", help="custom answer list FILE")
-    ap.add_argument("--guesses", help="custom guess list FILE")
-    ap.add_argument("--openers", help="comma-separated openers")
-    ap.add_argument("--top", type=int, default=10, help="N best openers by entropy (without --openers)")
-    ap.add_argument("--modes", default="normal,hard")
-    ap.add_argument("--guess-pool", default="all", choices=["all", "answers"])
-    ap.add_argument("--max-guesses", type=int)
-    ap.add_argument("--greedy", default="entropy", help="greedy strategy to compare with")
-    ap.add_argument("--no-compare", action="store_true", help="skip the default/greedy trees")
-    ap.add_argument("--output", default="outputs/optimal")
-    return ap.parse_known_args(argv)
+def _add_args(p) -> None:
+    p.add_argument("--modes", help="normal,hard (default: the config's, else normal)")
+    p.add_argument("--guess-pool", dest="guess_pool", default="all", choices=POOLS,
+                   help="guesses the search may play: all (default) or answers")
+    p.add_argument("--max-guesses", dest="max_guesses", type=int, metavar="N",
+                   help="guess limit (default: the lexicon's)")
+    p.add_argument("--part-size", dest="part_size", type=int, default=25, metavar="N",
+                   help="openers per part (the unit of checkpointing; default 25)")
+    p.add_argument("--resume", action="store_true",
+                   help="keep the parts a previous run finished under OUTPUT/optimal_parts/")
+    p.add_argument("--compare", action="store_true",
+                   help="also build the default and a greedy strategy's trees per opener")
+    p.add_argument("--greedy", default="entropy", help="greedy strategy for --compare")
+    p.add_argument("--memo-limit", dest="memo_limit", type=int, default=2_000_000, metavar="N",
+                   help="positions each worker's search memo keeps (default 2,000,000)")
 
 
-def openers_for(args: argparse.Namespace) -> list[str]:
-    """The openers to prove (validated here, so a typo fails before the pipeline starts)."""
-    from wordle_core.errors import WordleError
-    from wordle_core.search.openers import top_openers
+def run(argv: Sequence[str] | None = None) -> int:
+    """Entry point (``python -m pipelines.optimal``); returns the exit code."""
+    from wordle_core.cli import OneLineParser
 
-    lex = lexicon_from(args.lexicon, args.answers, args.guesses)
-    if args.openers:
-        words = [lex.normalise(w) for w in args.openers.split(",") if w.strip()]
-    else:
-        words = top_openers(lex, args.top, by="entropy")
-    if args.guess_pool == "answers":
-        words = [w for w in words if lex.guess_is_answer[lex.guess_index[w]]]
-    if not words:
-        raise WordleError("no openers to prove")
-    return words
+    from .options import add_job_args, config_from
+    from .runner import execute
 
-
-def build(p: beam.Pipeline, args: argparse.Namespace, openers: list[str]):
-    modes = [m for m in args.modes.split(",") if m]
-    bad = [m for m in modes if m not in ("normal", "hard")]
-    if bad or not modes:
-        from wordle_core.errors import WordleError
-
-        raise WordleError(f"--modes takes normal and/or hard, not {','.join(bad) or 'nothing'}")
-    pairs = [(o, m) for m in modes for o in openers]
-    return (
-        p
-        | "Openers" >> beam.Create(pairs)
-        | "ProveOpeners" >> ProveOpeners(args.lexicon, args.answers, args.guesses, args.guess_pool,
-                                         args.max_guesses, args.greedy, not args.no_compare)
-        | "Gather" >> beam.combiners.ToList()
-        | "Write" >> beam.ParDo(WriteTables(args.output))
-    )
-
-
-def run(argv: list[str] | None = None, save_main_session: bool = True) -> int:
-    import sys
-
-    from wordle_core.errors import WordleError
-
-    args, beam_args = parse_args(argv)
+    p = OneLineParser(prog="pipelines.optimal", description=__doc__.split("\n")[0],
+                      epilog="Any other --flag is passed to Apache Beam.")
+    add_job_args(p, play=False)
+    _add_args(p)
+    ns, beam_args = p.parse_known_args(list(sys.argv[1:] if argv is None else argv))
     try:
-        openers = openers_for(args)
-        options = PipelineOptions(check_beam_args(beam_args))
-        options.view_as(SetupOptions).save_main_session = save_main_session
-        t0 = time.perf_counter()
-        with beam.Pipeline(options=options) as p:
-            build(p, args, openers)
-    except WordleError as exc:
+        return _run(ns, beam_args, config_from, execute)
+    except WordleError as exc:  # ConfigError, PipelineError, lexicon errors
         sys.stderr.write(f"pipelines.optimal: error: {exc}\n")
         return 2
-    logging.info("optimal: %d openers in %.1f s -> %s", len(openers), time.perf_counter() - t0,
-                 args.output)
+
+
+def _run(ns, beam_args, config_from, execute) -> int:
+    from wordle_core.files import atomic_write_text
+
+    from .jobs import lexicon_of, select_rows
+
+    flags: dict[str, Any] = {}
+    if ns.modes:
+        flags["modes"] = ns.modes
+    if not ns.output and not ns.config:
+        flags["output"] = "outputs/optimal"
+    cfg = config_from(ns, **flags)
+    modes = list(cfg.modes)
+    bad = [m for m in modes if m not in MODES]
+    if bad or not modes:
+        raise ConfigError(f"--modes takes normal and/or hard, not {','.join(bad) or 'nothing'}")
+    if ns.part_size < 1:
+        raise ConfigError("--part-size must be at least 1")
+    if ns.memo_limit < 1:
+        raise ConfigError("--memo-limit must be at least 1")
+    lex = lexicon_of(cfg)
+    if ns.max_guesses is not None and not 1 <= ns.max_guesses <= 30:
+        raise ConfigError("--max-guesses must be between 1 and 30")
+    rows = select_rows(lex, cfg.openers, cfg.output)
+    if ns.guess_pool == "answers":
+        rows = [r for r in rows if lex.guess_is_answer[r]]
+    if not rows:
+        raise ConfigError("no openers to prove")
+    openers = [lex.guesses[r] for r in rows]
+    limit = ns.max_guesses or lex.max_guesses
+    from .runner import ensure_output
+
+    output = ensure_output(cfg.output)
+    parts = plan_parts(lex.name, openers, modes, ns.guess_pool, limit, ns.part_size)
+    done: list[dict[str, Any]] = []
+    todo: list[Part] = []
+    for part in parts:
+        recs = read_part(output, part) if ns.resume else None
+        if recs is None:
+            todo.append(part)
+        else:
+            done.extend(recs)
+    spec = SearchSpec(LexiconSpec.of(lex), ns.guess_pool, ns.max_guesses, ns.compare, ns.greedy,
+                      ns.memo_limit, getattr(ns, "matrix_path", None))
+    n_todo = sum(len(p.openers) for p in todo)
+    sys.stderr.write(f"optimal: {len(openers)} openers x {len(modes)} mode(s) = {len(parts)} parts; "
+                     f"{len(parts) - len(todo)} finished before, {len(todo)} to compute "
+                     f"({n_todo} proofs) -> {output}\n")
+
+    def build(pipeline, pdir):
+        return pipeline | "Optimal" >> OptimalTable(todo, done, spec, output, pdir)
+
+    t0 = time.perf_counter()
+    res = execute(build, output, [TABLE], beam_args, shards=cfg.shards, total=n_todo,
+                  desc="optimal", progress=getattr(ns, "progress", True),
+                  dask_workers=getattr(ns, "dask_workers", None))
+    if res.dry_run:
+        print(f"optimal: {res.runner} job built (dry run: not submitted)")
+        return 0
+    records = sink.read_table(output, TABLE)
+    atomic_write_text(FileSystems.join(output, "optimal_ranking.csv"), ranking_csv(records))
+    print(f"optimal: {len(records)} proven values ({n_todo} new) in {len(res.files)} file(s), "
+          f"{time.perf_counter() - t0:.1f} s on {res.runner} -> {output}")
     return 0
 
 
 if __name__ == "__main__":
-    import sys
+    # through the package module, so workers unpickle pipelines.optimal.Part (not __main__.Part)
+    from pipelines.optimal import run as _run
 
-    logging.getLogger().setLevel(logging.INFO)
-    sys.exit(run())
+    raise SystemExit(_run())

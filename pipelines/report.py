@@ -19,7 +19,10 @@ process), aggregates with pandas and writes:
   of "Winning Wordle's Hard Mode"), losses, worst game, whether any strategy in the run wins them all
   (a constructive proof of feasibility), and the exact verdict;
 * ``worst_games.csv`` — the longest games with full paths;
-* ``lengths_top.png``, ``mean_vs_eliminated.png``, ``ranking.png``.
+* ``lengths_top.png``, ``mean_vs_eliminated.png``, ``ranking.png``;
+* ``index.html`` — one self-contained page (:mod:`pipelines.report_html`): the
+  sortable, filterable ranking, a view per opener (histograms, worst games as
+  tiles), the hard-mode verdicts and the plots.
 
 Everything is computed in memory first and written to a temporary directory, then
 renamed into place, so a bad input leaves no partial report behind.
@@ -191,11 +194,11 @@ def hard_summary(verdicts: pd.DataFrame) -> pd.DataFrame:
 
 def worst_games(summaries: pd.DataFrame) -> pd.DataFrame:
     rows = []
-    for _, r in summaries.iterrows():
-        for g in r["worst_games"]:
-            rows.append({"lexicon": r["lexicon"], "strategy": r["strategy"], "mode": r["mode"],
-                         "opener": r["opener"], "answer": g["answer"], "n_guesses": g["n_guesses"],
-                         "solved": g["solved"], "path": game_path(g)})
+    keys = zip(summaries["lexicon"], summaries["strategy"], summaries["mode"], summaries["opener"],
+               summaries["worst_games"], strict=True)
+    for lex, strat, mode, opener, games in keys:
+        for g in games:
+            rows.append((lex, strat, mode, opener, g["answer"], g["n_guesses"], g["solved"], game_path(g)))
     df = pd.DataFrame(rows, columns=[*GROUP, "opener", "answer", "n_guesses", "solved", "path"])
     return df.sort_values([*GROUP, "n_guesses", "opener", "answer"],
                           ascending=[True, True, True, False, True, True]).reset_index(drop=True)
@@ -359,8 +362,41 @@ def plots(summaries: pd.DataFrame, ranks: pd.DataFrame, top: int = 5) -> dict[st
     return out
 
 
+def optimal_values(input_dir: str | Path) -> dict[tuple[str, str, str], int]:
+    """(lexicon, mode, opener) -> proven optimal total (-1: proven that no strategy wins all).
+
+    From an ``optimal`` table (``wordle-lab pipeline optimal`` / ``configs/exact.yaml``)
+    under ``input_dir``, searched over all allowed guesses; empty when there is none.
+    """
+    if "optimal" not in tables_in(input_dir):
+        return {}
+    out: dict[tuple[str, str, str], int] = {}
+    table = read_table(input_dir, "optimal")
+    for rec in table.to_dict("records"):
+        if rec.get("guess_pool", "all") != "all":
+            continue
+        total = rec.get("total")
+        proven_none = total is None or total != total  # null (NaN in pandas): no win exists
+        out[(rec["lexicon"], rec["mode"], rec["opener"])] = -1 if proven_none else int(total)
+    return out
+
+
+def exact_values(ranks: pd.DataFrame, input_dir: str | Path) -> dict[tuple[str, str, str], int]:
+    """Proven optima for the report: the package's shipped tables, then the run's own."""
+    from wordle_core.tables.exact import shipped_values
+
+    out: dict[tuple[str, str, str], int] = {}
+    for lex, mode in sorted(set(zip(ranks["lexicon"], ranks["mode"], strict=True))):
+        for opener, total in shipped_values(lex, mode).items():
+            out[(lex, mode, opener)] = -1 if total is None else int(total)
+    out.update(optimal_values(input_dir))
+    return out
+
+
 def build_report(input_dir: str | Path, output_dir: str | Path) -> list[Path]:
     """Read every table under ``input_dir``, write the report files into ``output_dir``."""
+    from pipelines.report_html import render_html, report_data
+
     src = Path(input_dir)
     if not src.is_dir():
         raise ReportError(f"report input {str(src)!r} is not a directory")
@@ -374,17 +410,22 @@ def build_report(input_dir: str | Path, output_dir: str | Path) -> list[Path]:
     csv = lambda df: df.to_csv(index=False, float_format="%.6f").encode()
     ranks = None
     try:
+        summary = hard_summary(verdicts) if verdicts is not None and len(verdicts) else None
         if summaries is not None and len(summaries):
             ranks = rankings(summaries, scores)
             files["rankings.csv"] = csv(ranks)
             files["worst_games.csv"] = csv(worst_games(summaries))
-            files.update(plots(summaries, ranks))
+            pngs = plots(summaries, ranks)
+            files.update(pngs)
+            title = str(src.resolve())
+            data = report_data(ranks, summaries, verdicts, summary, exact_values(ranks, src), title)
+            files["index.html"] = render_html(data, pngs, title)
         if scores is not None and len(scores):
             files["opener_scores.csv"] = csv(score_table(scores))
         files["best_worst.csv"] = csv(best_worst(ranks, scores))
         if verdicts is not None and len(verdicts):
             files["hard_mode.csv"] = csv(hard_table(verdicts))
-            files["hard_summary.csv"] = csv(hard_summary(verdicts))
+            files["hard_summary.csv"] = csv(summary)
     except KeyError as exc:
         raise ReportError(f"tables under {str(src)!r} lack column {exc}: not wordle-lab output?") from None
     return _publish(Path(output_dir), files)

@@ -6,7 +6,7 @@ without this code. Every record carries ``lexicon``, ``mode`` and ``strategy`` s
 tables from different runs can be concatenated and still be told apart.
 
 Tables: ``opener_scores``, ``opener_summaries``, ``games``, ``hard_verdicts``,
-``trees``. :data:`SCHEMAS` maps a table name to its parsed schema; :data:`SORT_KEYS`
+``trees``, ``optimal``. :data:`SCHEMAS` maps a table name to its parsed schema; :data:`SORT_KEYS`
 gives the fields each table is sorted by, which is what makes outputs
 byte-identical across runs and runners.
 """
@@ -119,12 +119,39 @@ TREES = {
     ],
 }
 
+OPTIMAL = {
+    "type": "record", "name": "OptimalValue", "namespace": NAMESPACE,
+    "doc": "The proven fewest total guesses from one opener over every answer (exact search), "
+           "optionally next to the default and a greedy strategy's totals from the same opener.",
+    "fields": [
+        *_COMMON,
+        {"name": "guess_pool", "type": "string",
+         "doc": "guesses the search may play after the opener: 'all' allowed guesses or 'answers'"},
+        {"name": "answers", "type": "int", "doc": "answers played (one game each)"},
+        {"name": "guess_limit", "type": "int", "doc": "guesses allowed per game (6 for Wordle)"},
+        {"name": "total", "type": ["null", "long"],
+         "doc": "minimal sum of guesses over every answer, proven; null: no strategy wins every "
+                "game within the limit (proven)"},
+        {"name": "mean", "type": ["null", "double"], "doc": "total / answers (null with total)"},
+        {"name": "seconds", "type": "double", "doc": "wall time of the proof"},
+        {"name": "cpu_seconds", "type": "double", "doc": "CPU time of the proof"},
+        {"name": "nodes", "type": "long", "doc": "positions the search expanded"},
+        {"name": "default_total", "type": ["null", "long"],
+         "doc": "total of the `default` strategy's tree from the opener (null: not compared)"},
+        {"name": "default_max", "type": ["null", "int"], "doc": "its longest game"},
+        {"name": "greedy_strategy", "type": "string", "doc": "the greedy strategy compared ('' if none)"},
+        {"name": "greedy_total", "type": ["null", "long"], "doc": "its total (null: not compared)"},
+        {"name": "greedy_max", "type": ["null", "int"], "doc": "its longest game"},
+    ],
+}
+
 _RAW: dict[str, dict[str, Any]] = {
     "opener_scores": OPENER_SCORES,
     "opener_summaries": OPENER_SUMMARIES,
     "games": GAMES,
     "hard_verdicts": HARD_VERDICTS,
     "trees": TREES,
+    "optimal": OPTIMAL,
 }
 
 # Fields each table is sorted by inside a shard (unique per record within one run).
@@ -134,6 +161,7 @@ SORT_KEYS: dict[str, tuple[str, ...]] = {
     "games": ("lexicon", "strategy", "mode", "opener", "answer"),
     "hard_verdicts": ("lexicon", "strategy", "mode", "opener"),
     "trees": ("lexicon", "strategy", "mode", "opener"),
+    "optimal": ("lexicon", "strategy", "mode", "guess_pool", "opener"),
 }
 
 TABLES = tuple(_RAW)

@@ -8,6 +8,7 @@ several strategies x both modes) in seconds.
 
 from __future__ import annotations
 
+from functools import cache
 from pathlib import Path
 
 import numpy as np
@@ -15,13 +16,17 @@ import numpy as np
 from pipelines.sink import avro_bytes, shard_name
 from wordle_core.game.feedback import score
 
+_score = cache(score)
+
 
 def _game(rng: np.random.Generator, words: list[str], opener: str, n: int) -> dict:
-    answer = words[int(rng.integers(len(words)))]
-    middle = [words[int(rng.integers(len(words)))] for _ in range(n - 2)]
+    # Worst games concentrate on a few answers (the -ATCH, -OUND families): draw the
+    # answers and middle guesses from small pools, as real runs do.
+    answer = words[int(rng.integers(min(len(words), 300)))]
+    middle = [words[int(rng.integers(min(len(words), 120)))] for _ in range(n - 2)]
     guesses = [opener, *middle, answer] if n > 1 else [answer]
     return {"answer": answer, "n_guesses": n, "guesses": guesses,
-            "feedback": [score(g, answer) for g in guesses], "solved": n <= 6}
+            "feedback": [_score(g, answer) for g in guesses], "solved": n <= 6}
 
 
 def synthetic_tables(openers: list[str], strategies: list[str], modes: list[str], *,
@@ -77,3 +82,38 @@ def write_tables(out: Path, tables: dict[str, list[dict]]) -> Path:
         d.mkdir(parents=True, exist_ok=True)
         (d / shard_name(table, 0, 1)).write_bytes(avro_bytes(table, records))
     return Path(out)
+
+
+def chromium() -> str | None:
+    """The headless browser the HTML tests use (``.ci/install-browser`` installs it)."""
+    import shutil
+
+    return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
+
+
+def browse(url: str, *extra: str, timeout: float = 180) -> tuple[str, list[str], float]:
+    """Run headless Chromium once on ``url``: (stdout, the page's console lines, wall seconds).
+
+    A fresh profile, no network services; ``--enable-logging=stderr`` makes Chromium
+    print every console message and uncaught error as an ``INFO:CONSOLE`` line.
+    """
+    import os
+    import subprocess
+    import tempfile
+    import time
+
+    exe = chromium()
+    assert exe is not None
+    with tempfile.TemporaryDirectory(prefix="wordle-lab-chromium-") as profile:
+        cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+               "--disable-background-networking", "--disable-component-update", "--disable-sync",
+               "--disable-dev-shm-usage", "--enable-logging=stderr", "--v=0",
+               f"--user-data-dir={profile}", *extra, url]
+        t0 = time.perf_counter()
+        res = subprocess.run(cmd, capture_output=True, timeout=timeout, check=False,
+                             env={**os.environ, "HOME": profile})
+        wall = time.perf_counter() - t0
+    err = res.stderr.decode(errors="replace")
+    assert res.returncode == 0, err[-2000:]
+    console = [line for line in err.splitlines() if ":CONSOLE" in line]
+    return res.stdout.decode(errors="replace"), console, wall

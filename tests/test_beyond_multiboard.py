@@ -7,6 +7,7 @@ import json
 import numpy as np
 import pytest
 
+from tests.reference_buckets import bucket_stats_numpy
 from wordle_core.analysis.multiboard import (
     MultiEntropy,
     MultiState,
@@ -23,7 +24,6 @@ from wordle_core.game.feedback import score
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
-from wordle_core.kernels.partition import partition_stats_numpy
 from wordle_core.strategies import get_strategy
 
 
@@ -51,7 +51,7 @@ def test_choice_maximises_summed_entropy_by_brute_force(small_lex):
             continue
         total = np.zeros(len(small_lex.guesses))
         for c in st.candidates:
-            s = partition_stats_numpy(mat, None, c, small_lex.n_patterns)
+            s = bucket_stats_numpy(mat, None, c, small_lex.n_patterns)
             total += s.entropy
             total[small_lex.answer_rows[c]] += 1.0 / c.shape[0]
         g = strat.choose(st)
@@ -100,12 +100,12 @@ def test_seeded_answer_sets_are_reproducible_and_distinct(wordle):
 def test_simulate_multi_is_deterministic_and_counts_failures(small_lex):
     r1 = simulate_multi(small_lex, 4, games=30, seed=9, opener=None)
     r2 = simulate_multi(small_lex, 4, games=30, seed=9, opener=None)
-    for k in ("meanGuesses", "guessDistribution", "failures", "worstGame"):
+    for k in ("mean_guesses", "guess_distribution", "failures", "worst_game"):
         assert r1[k] == r2[k]
-    dist = {int(k): v for k, v in r1["guessDistribution"].items()}
+    dist = {int(k): v for k, v in r1["guess_distribution"].items()}
     assert sum(dist.values()) == 30
     assert r1["failures"] == sum(v for k, v in dist.items() if k > default_limit(4))
-    assert r1["meanGuesses"] == pytest.approx(sum(k * v for k, v in dist.items()) / 30)
+    assert r1["mean_guesses"] == pytest.approx(sum(k * v for k, v in dist.items()) / 30)
     assert min(dist) >= 4  # four different answers need four guesses at least
     tight = simulate_multi(small_lex, 4, games=30, seed=9, opener=None, limit=min(dist))
     assert tight["failures"] == 30 - dist[min(dist)]
@@ -135,7 +135,7 @@ def test_multi_solve_and_simulate_cli(wordle, capsys):
     out = json.loads(capsys.readouterr().out)
     assert out["answers"] == ["crane", "pilot", "rebus", "humor"]
     assert out["steps"][0]["guess"] == "salet"
-    assert sorted(out["solvedAt"])[-1] == out["guesses"]
+    assert sorted(out["solved_at"])[-1] == out["guesses"]
     assert main(["multi-simulate", "--boards", "2", "--games", "5", "--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
     assert rep["games"] == 5 and rep["limit"] == 7

@@ -8,14 +8,15 @@ from collections import defaultdict
 import numpy as np
 import pytest
 
+from tests.reference_buckets import bucket_stats_numpy
 from wordle_core.cli import main
 from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import Lexicon, load_lexicon
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.state import GameState
-from wordle_core.kernels.partition import partition_stats_numpy
+from wordle_core.kernels.buckets import weighted_stats
 from wordle_core.strategies import get_strategy
-from wordle_core.strategies.prior import answer_prior, prior_effect, weighted_stats, weighted_success
+from wordle_core.strategies.prior import answer_prior, prior_effect, weighted_success
 
 
 @pytest.fixture(scope="module")
@@ -31,7 +32,7 @@ def test_uniform_weights_reproduce_the_unweighted_kernel(small_lex):
     rng = np.random.default_rng(0)
     for n in (1, 2, 5, 47, 48, 120, len(small_lex.answers)):
         cands = np.sort(rng.choice(len(small_lex.answers), n, replace=False))
-        ref = partition_stats_numpy(mat, None, cands, small_lex.n_patterns)
+        ref = bucket_stats_numpy(mat, None, cands, small_lex.n_patterns)
         h, sq, mx = weighted_stats(mat, rows, cands, np.ones(n), small_lex.n_patterns)
         np.testing.assert_allclose(h, ref.entropy, atol=1e-12)
         np.testing.assert_array_equal(sq, ref.sum_sq)
@@ -82,12 +83,13 @@ def test_uniform_prior_strategy_chooses_like_entropy(small_lex):
 
 
 def test_frequency_prior_guesses_the_likelier_of_two(wordle):
-    from wordle_core.kernels.partition import split
+    from wordle_core.kernels.buckets import split_by_pattern
 
     root = GameState.new(wordle)
     salet = wordle.guess_id("salet")
     p = answer_prior(wordle, "frequency")
-    pairs = [(pat, b) for pat, b in split(root.matrix, salet, root.candidates).items() if len(b) == 2]
+    groups = split_by_pattern(root.matrix, salet, root.candidates)
+    pairs = [(pat, b) for pat, b in groups.items() if len(b) == 2]
     assert len(pairs) > 5
     for pat, bucket in pairs[:10]:
         st = root.apply(salet, pat)
@@ -99,14 +101,14 @@ def test_prior_effect_report_counts_both_ways(small_all):
     rep = prior_effect(small_all, "entropy")
     assert [r["prior"] for r in rep["runs"]] == ["uniform", "frequency"]
     for r in rep["runs"]:
-        dist = {int(k): v for k, v in r["guessDistribution"].items()}
+        dist = {int(k): v for k, v in r["guess_distribution"].items()}
         assert sum(dist.values()) == len(small_all.answers)
-        assert r["solvedUnweighted"] == pytest.approx(
+        assert r["solved_unweighted"] == pytest.approx(
             sum(v for k, v in dist.items() if k <= 6) / len(small_all.answers))
-        assert 0 < r["solvedWeighted"] <= 1
+        assert 0 < r["solved_weighted"] <= 1
     # The frequency-weighted solver needs fewer guesses on frequency-weighted answers.
     uni, fr = rep["runs"]
-    assert fr["meanGuessesWeighted"] < uni["meanGuessesWeighted"]
+    assert fr["mean_guesses_weighted"] < uni["mean_guesses_weighted"]
     lengths = np.array([1, 6, 7, 3])
     assert weighted_success(lengths, np.arange(4), np.array([0.1, 0.2, 0.3, 0.4]), 6) == pytest.approx(0.7)
 
@@ -122,20 +124,20 @@ def test_prior_effect_cli(small_all, tmp_path, capsys):
 
 
 def test_threaded_and_single_threaded_kernels_agree_exactly(wordle):
-    from wordle_core.strategies import prior
+    from wordle_core.kernels import buckets
 
     mat = np.asarray(pattern_matrix(wordle))
     rows = np.arange(len(wordle.guesses), dtype=np.int64)
     cands = np.arange(0, len(wordle.answers), 2, dtype=np.int64)
     w = answer_prior(wordle, "frequency")[cands]
     outs = []
-    for kernel in (prior._kernel_serial, prior._kernel_parallel):
+    for kernel in (buckets._weighted_serial, buckets._weighted_parallel):
         h, sq, mx = (np.empty(len(rows)) for _ in range(3))
         kernel(mat, rows, cands, w, wordle.n_patterns, h, sq, mx)
         outs.append((h, sq, mx))
     for a, b in zip(*outs, strict=True):
         assert np.array_equal(a, b)
-    assert len(rows) * len(cands) >= prior._PARALLEL_CELLS  # the public call takes the threaded path
+    assert len(rows) * len(cands) >= buckets._WEIGHTED_PARALLEL_CELLS  # the public call uses threads
 
 
 def test_prior_flag_on_review_and_tree(wordle, tmp_path, capsys):

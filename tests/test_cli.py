@@ -75,7 +75,7 @@ def test_bad_input_is_one_line_exit_2(args: list[str]) -> None:
 
 def test_boards_flag_dispatches_simulate_solve_and_assist() -> None:
     sim = json.loads(run("simulate", "--boards", "2", "--games", "20", "--json").stdout)
-    assert sim["boards"] == 2 and sim["games"] == 20 == sum(sim["guessDistribution"].values())
+    assert sim["boards"] == 2 and sim["games"] == 20 == sum(sim["guess_distribution"].values())
     solve = run("solve", "skier,abbey", "--boards", "2")
     assert solve.returncode == 0 and "won: SKIER ABBEY" in solve.stdout
     assist = run("assist", "--boards", "2", stdin="bybgb bbbbb\n")

@@ -59,3 +59,30 @@ def test_wordle_salet_targets(wordle) -> None:
     hard, _ = simulate(wordle, "default", "salet", hard=True)
     assert hard["failures"] == 0 and hard["maxGuesses"] <= 6
     assert np.isclose(hard["meanGuesses"] * 2315, hard["totalGuesses"])
+
+
+def test_memo_limit_and_reset_change_no_choice(small_lex) -> None:
+    """The compiled memo is bounded and resettable; neither changes a tree."""
+    opener = small_lex.answers[3]
+    free = get_strategy("default")
+    want = build_tree(free, small_lex, opener).rows()
+    unbounded = free.cache_size
+    tight = get_strategy("default", memo_limit=20)
+    assert build_tree(tight, small_lex, opener).rows() == want
+    assert unbounded > 40
+    assert tight.cache_size < unbounded
+    free.reset()
+    assert free.cache_size == 0
+    assert build_tree(free, small_lex, opener).rows() == want
+    for hard in (False, True):
+        s = get_strategy("default", memo_limit=5)
+        t = build_tree(s, small_lex, small_lex.answers[10], hard=hard)
+        assert t.rows() == build_tree(get_strategy("default"), small_lex, small_lex.answers[10],
+                                      hard=hard).rows()
+
+
+def test_memo_limit_must_be_positive() -> None:
+    from wordle_core.errors import WordleError
+
+    with pytest.raises(WordleError):
+        get_strategy("default", memo_limit=0)

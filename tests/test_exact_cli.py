@@ -27,12 +27,12 @@ def test_json_and_tree(small_lex: Lexicon, lists: list[str], tmp_path, capsys) -
     rc = main(["optimal", *lists, "--opener", opener, "--json", "--save-tree", str(tree_file)])
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
-    assert {"opener", "total", "mean", "maxGuesses", "proven", "seconds"} <= set(out)
+    assert {"opener", "total", "mean", "max_guesses", "proven", "seconds"} <= set(out)
     want = ExactSolver(small_lex).opener_value(small_lex.guess_id(opener))
     assert out["total"] == want and out["proven"] is True
     assert out["mean"] == pytest.approx(want / len(small_lex.answers), abs=1e-6)
     tree = Tree.load_json(small_lex, tree_file)
-    assert int(tree.lengths().sum()) == want and int(tree.lengths().max()) == out["maxGuesses"]
+    assert int(tree.lengths().sum()) == want and int(tree.lengths().max()) == out["max_guesses"]
 
 
 def test_several_openers_and_hard(small_lex: Lexicon, lists: list[str], capsys) -> None:
@@ -57,3 +57,28 @@ def test_bad_input_is_one_line_exit_2(argv: list[str], capsys) -> None:
     assert main(argv) == 2
     err = capsys.readouterr().err.strip().splitlines()
     assert len(err) == 1 and err[0].startswith("wordle-lab: error:")
+
+
+def test_rank_writes_avro_and_csv(small_lex: Lexicon, lists: list[str], tmp_path, capsys) -> None:
+    import csv
+
+    import fastavro
+
+    out = tmp_path / "rank"
+    assert main(["optimal", *lists, "--rank", "5", "--output", str(out), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["k"] == 5 and len(summary["top"]) == 5
+    assert summary["openers"] == len(small_lex.guesses)
+    avro_path, csv_path = summary["files"]
+    assert avro_path.endswith("-normal.avro") and csv_path.endswith("-normal.csv")
+    with open(avro_path, "rb") as fh:
+        recs = list(fastavro.reader(fh))
+    with open(csv_path) as fh:
+        rows = list(csv.DictReader(fh))
+    assert len(recs) == len(rows) == len(small_lex.guesses)
+    s = ExactSolver(small_lex)
+    for r in recs[:5]:
+        assert r["total"] == s.opener_value(small_lex.guess_id(r["opener"]))
+    kth = summary["kth_total"]
+    assert all(r["lower_bound"] > kth for r in recs if r["proof"] == "bound")
+    assert main(["optimal", *lists, "--rank", "0"]) == 2

@@ -1,53 +1,108 @@
-"""The ``optimal`` pipeline on a small lexicon: Avro values equal the engine's proofs."""
+"""The ``optimal`` pipeline: proven values equal the engine's, parts make it resumable."""
 
 from __future__ import annotations
 
 import csv
 
-import fastavro
 import pytest
-
-from wordle_core.game.lexicon import Lexicon
-from wordle_core.search.exact import ExactSolver
 
 pytest.importorskip("apache_beam")
 
+import apache_beam as beam
+from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
+from apache_beam.testing.util import assert_that, equal_to
+
 from pipelines import optimal
+from pipelines.sink import read_table
+from pipelines.transforms import LexiconSpec
+from wordle_core.game.lexicon import load_lexicon
+from wordle_core.search.exact import INF, ExactSolver
+
+LEX = "mini-nerdle"  # 206 equations: every proof takes milliseconds
+LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
 
 
-def _write_lists(lex: Lexicon, tmp_path) -> tuple[str, str]:
-    a = tmp_path / "answers.txt"
-    g = tmp_path / "guesses.txt"
-    a.write_text("\n".join(lex.answers) + "\n")
-    g.write_text("\n".join(lex.guesses) + "\n")
-    return str(a), str(g)
+def _want(openers: list[str], hard: bool) -> dict[str, int | None]:
+    lex = load_lexicon(LEX)
+    s = ExactSolver(lex, hard=hard)
+    out = {}
+    for w in openers:
+        v = s.opener_value(lex.guess_id(w))
+        out[w] = v if v < INF else None
+    return out
 
 
-def test_pipeline_writes_proven_values(small_lex: Lexicon, tmp_path) -> None:
-    a, g = _write_lists(small_lex, tmp_path)
-    openers = list(small_lex.answers[:3])
+def test_prove_openers_transform(tmp_path) -> None:
+    lex = load_lexicon(LEX)
+    words = list(lex.guesses[:6])
+    parts = optimal.plan_parts(lex.name, words, ["normal", "hard"], "all", 6, 4)
+    assert [len(p.openers) for p in parts] == [4, 2, 4, 2]
+    spec = optimal.SearchSpec(LexiconSpec.of(lex), compare=True)
+    want = [(m, w, v) for m in ("normal", "hard") for w, v in _want(words, m == "hard").items()]
+    with BeamTestPipeline(argv=LOCAL) as p:
+        got = (p | beam.Create(parts) | optimal.ProveOpeners(spec, str(tmp_path))
+               | beam.Map(lambda tr: (tr[1]["mode"], tr[1]["opener"], tr[1]["total"])))
+        assert_that(got, equal_to(want))
+    for part in parts:  # every part was checkpointed, and reads back as itself
+        recs = optimal.read_part(str(tmp_path), part)
+        assert recs is not None and sorted(r["opener"] for r in recs) == sorted(part.openers)
+        for r in recs:
+            assert r["default_total"] >= r["total"] and r["greedy_total"] >= r["total"]
+
+
+def test_run_writes_table_and_resumes(tmp_path, capsys) -> None:
+    lex = load_lexicon(LEX)
+    words = list(lex.guesses[10:19])
     out = tmp_path / "out"
-    rc = optimal.run(["--answers", a, "--guesses", g, "--openers", ",".join(openers),
-                      "--modes", "normal,hard", "--output", str(out)], save_main_session=False)
-    assert rc == 0
-    with open(out / "optimal.avro", "rb") as fh:
-        recs = list(fastavro.reader(fh))
-    assert len(recs) == 6
+    argv = ["--lexicon", LEX, "--openers", ",".join(words), "--modes", "normal,hard",
+            "--part-size", "3", "--output", str(out), "--no-progress", *LOCAL]
+    assert optimal.run(argv) == 0
+    recs = read_table(str(out), "optimal")
+    assert len(recs) == 18
     for hard in (False, True):
-        solver = ExactSolver(small_lex, hard=hard)
-        for r in (r for r in recs if r["mode"] == ("hard" if hard else "normal")):
-            want = solver.opener_value(small_lex.guess_id(r["opener"]))
-            assert r["total"] == want and r["proven"]
-            assert r["greedyTotal"] >= r["total"] and r["defaultTotal"] >= r["total"]
+        want = _want(words, hard)
+        got = {r["opener"]: r["total"] for r in recs if r["mode"] == ("hard" if hard else "normal")}
+        assert got == want
     with open(out / "optimal_ranking.csv") as fh:
         rows = list(csv.DictReader(fh))
-    normal = [int(r["total"]) for r in rows if r["mode"] == "normal"]
-    assert normal == sorted(normal) and len(normal) == 3
-    assert not list(out.glob("*.tmp")) and not list(out.glob(".*.tmp"))
+    normal = [int(r["total"]) for r in rows if r["mode"] == "normal" and r["total"]]
+    assert normal == sorted(normal) and len(rows) == 18
+    # resume: a deleted part and a damaged part are recomputed, the other four are kept
+    parts = sorted((out / "optimal_parts").glob("*.avro"))
+    assert len(parts) == 6
+    parts[0].unlink()
+    parts[1].write_bytes(b"not avro")
+    capsys.readouterr()
+    assert optimal.run([*argv, "--resume"]) == 0
+    err = capsys.readouterr().err
+    assert "4 finished before, 2 to compute" in err
+    again = read_table(str(out), "optimal")
+    key = lambda r: (r["mode"], r["opener"])
+    assert sorted((key(r), r["total"]) for r in again) == sorted((key(r), r["total"]) for r in recs)
+    assert len(list((out / "optimal_parts").glob("*.avro"))) == 6
+    assert not list(out.rglob("*.tmp"))
 
 
-def test_bad_opener_is_one_line_exit_2(tmp_path, capsys) -> None:
-    rc = optimal.run(["--openers", "qqqqq", "--output", str(tmp_path)], save_main_session=False)
+@pytest.mark.parametrize("argv", [
+    ["--lexicon", LEX, "--openers", "qqqqq"],
+    ["--lexicon", LEX, "--modes", "sideways"],
+    ["--lexicon", LEX, "--part-size", "0"],
+])
+def test_bad_input_is_one_line_exit_2(tmp_path, capsys, argv) -> None:
+    rc = optimal.run([*argv, "--output", str(tmp_path), *LOCAL])
     assert rc == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "qqqqq" in err[0]
+    assert len(err) == 1 and "error" in err[0]
+
+
+def test_dask_equals_direct_runner(tmp_path) -> None:
+    """The same parts through a local Dask cluster give the same proven values (the
+    records differ only in their timings)."""
+    words = ",".join(load_lexicon(LEX).guesses[30:34])
+    base = ["--lexicon", LEX, "--openers", words, "--modes", "normal", "--part-size", "2",
+            "--no-progress"]
+    assert optimal.run([*base, "--output", str(tmp_path / "direct"), *LOCAL]) == 0
+    assert optimal.run([*base, "--output", str(tmp_path / "dask"), "--dask-workers", "2"]) == 0
+    ra, rb = read_table(str(tmp_path / "direct"), "optimal"), read_table(str(tmp_path / "dask"), "optimal")
+    assert [(r["opener"], r["total"]) for r in ra] == [(r["opener"], r["total"]) for r in rb]
+    assert len(ra) == 4 and all(r["total"] for r in ra)

@@ -18,7 +18,7 @@ from wordle_core.game.feedback import all_green
 from wordle_core.game.lexicon import Lexicon, load_lexicon
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
-from wordle_core.kernels.partition import split
+from wordle_core.kernels.buckets import split_by_pattern
 from wordle_core.search.exact import INF, ExactSolver, optimal_for_opener
 
 
@@ -45,7 +45,7 @@ def brute_force_opener(lex: Lexicon, opener: int, hard: bool, pool: str, limit: 
         best = INF
         for g in rows(st):
             total = n
-            parts = split(st.matrix, g, st.candidates)
+            parts = split_by_pattern(st.matrix, g, st.candidates)
             if len(parts) == 1 and green not in parts:
                 continue  # learns nothing: never part of an optimal tree
             for pat in parts:
@@ -61,7 +61,7 @@ def brute_force_opener(lex: Lexicon, opener: int, hard: bool, pool: str, limit: 
         return value(key)
 
     total = root.n_candidates
-    for pat in split(root.matrix, opener, root.candidates):
+    for pat in split_by_pattern(root.matrix, opener, root.candidates):
         if pat != green:
             total += child(root, opener, pat)
     return min(total, INF)
@@ -181,3 +181,27 @@ def test_prove_best_opener_matches_exhaustive(small_lex: Lexicon, pool: str, har
     assert res.total == best
     assert res.best == sorted(small_lex.guesses[r] for r, v in values.items() if v == best)
     assert res.evaluated <= len(rows)
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_rank_openers_matches_exhaustive(small_lex: Lexicon, hard: bool) -> None:
+    """The k best by exact total equal a full evaluation; every other opener is proven worse."""
+    from wordle_core.search.exact import rank_openers
+
+    rows = np.arange(len(small_lex.guesses))[::5]
+    full = ExactSolver(small_lex, hard=hard)
+    values = {small_lex.guesses[r]: full.opener_value(int(r)) for r in rows}
+    k = 7
+    want = sorted((v, w) for w, v in values.items() if v < INF)[:k]
+    res = rank_openers(ExactSolver(small_lex, hard=hard), k, rows)
+    assert [(o.total, o.opener) for o in res.top] == want
+    assert [o.rank for o in res.top] == list(range(1, k + 1))
+    assert res.kth_total == want[-1][0]
+    assert len(res.openers) == len(rows)
+    for o in res.openers:
+        if o.total is not None:
+            assert o.total == values[o.opener] and o.lower_bound == o.total
+        else:
+            assert o.proof == "bound"
+            assert res.kth_total < o.lower_bound <= values[o.opener]
+    assert res.exact_searches < len(rows)  # some openers fell to a bound

@@ -16,7 +16,7 @@ from wordle_core.game.lexicon import Lexicon, load_lexicon
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.rules import HardConstraints
 from wordle_core.game.state import GameState
-from wordle_core.kernels.partition import split
+from wordle_core.kernels.buckets import split_by_pattern
 from wordle_core.search.hard import FEASIBLE, INFEASIBLE, UNKNOWN, HardSolver, hard_verdict
 
 
@@ -38,7 +38,7 @@ def brute_force_feasible(lex: Lexicon, opener: int) -> bool:
         return res
 
     def guess_wins(state: GameState, g: int, k: int) -> bool:
-        for pat in split(state.matrix, g, state.candidates):
+        for pat in split_by_pattern(state.matrix, g, state.candidates):
             if pat != green and not node(state.apply(g, pat), k - 1):
                 return False
         return True

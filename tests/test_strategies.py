@@ -8,10 +8,11 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.reference import reference_buckets, reference_entropy
+from tests.reference_buckets import bucket_stats_numpy
 from wordle_core import GameState
 from wordle_core.errors import UnknownStrategyError
 from wordle_core.game.tree import Tree
-from wordle_core.kernels.partition import partition_stats, partition_stats_numpy
+from wordle_core.kernels.buckets import bucket_stats
 from wordle_core.strategies import get_strategy, list_strategies
 from wordle_core.strategies.eliminated import SCORED_ABOVE, SIMPLE_ABOVE, Balanced
 from wordle_core.strategies.letters import letter_split_scores
@@ -34,7 +35,7 @@ def test_kernels_match_brute_force(small_lex) -> None:
     rows = np.arange(0, len(small_lex.guesses), 37)
     for cset in (np.arange(5, 45), np.arange(len(small_lex.answers))):
         words = [small_lex.answers[i] for i in cset]
-        for kernel in (partition_stats, partition_stats_numpy):
+        for kernel in (bucket_stats, bucket_stats_numpy):
             check_kernel(kernel(state.matrix, rows, cset, 243), rows, words, small_lex)
 
 

@@ -1,23 +1,85 @@
-"""Wordle Lab's engine: exact feedback, pattern matrix, rules, strategies, trees.
+"""Wordle Lab's engine and its Python API.
 
-Pure Python + numpy; nothing here imports Beam, so every per-element step of the
-pipelines is a plain function that tests can call directly.
+The API takes and returns words (python-chess style)::
+
+    >>> import wordle_core as wl
+    >>> wl.score("speed", "abide")
+    Feedback('bbyby')
+    >>> wl.Position([("salet", "bybgb")]).candidates[:3]
+    ('abbey', 'agree', 'aider')
+
+See :mod:`wordle_core.api` and the README's "Python API" section. The engine below it
+is pure Python + numpy + numba; nothing here imports Beam, so every per-element step
+of the pipelines is a plain function that tests can call directly.
 """
 
-from wordle_core.game.feedback import parse_feedback, pattern_to_emoji, pattern_to_str, score
+from wordle_core.api import (
+    Feedback,
+    GameRecord,
+    GuessScore,
+    HardVerdict,
+    Optimum,
+    Position,
+    SimulationResult,
+    StrategyInfo,
+    Turn,
+    best_guesses,
+    candidates,
+    hard_verdict,
+    list_strategies,
+    optimal,
+    read_table,
+    score,
+    simulate,
+)
+from wordle_core.errors import (
+    FeedbackError,
+    HardModeViolation,
+    InconsistentHistoryError,
+    UnknownLexiconError,
+    UnknownStrategyError,
+    UnknownWordError,
+    WordleError,
+    WrongLengthError,
+)
+from wordle_core.game.feedback import parse_feedback, pattern_to_emoji, pattern_to_str
 from wordle_core.game.lexicon import Lexicon, load_lexicon, resolve_lexicon
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.state import GameState
 
 __all__ = [
+    "Feedback",
+    "FeedbackError",
+    "GameRecord",
     "GameState",
+    "GuessScore",
+    "HardModeViolation",
+    "HardVerdict",
+    "InconsistentHistoryError",
     "Lexicon",
+    "Optimum",
+    "Position",
+    "SimulationResult",
+    "StrategyInfo",
+    "Turn",
+    "UnknownLexiconError",
+    "UnknownStrategyError",
+    "UnknownWordError",
+    "WordleError",
+    "WrongLengthError",
+    "best_guesses",
+    "candidates",
+    "hard_verdict",
+    "list_strategies",
     "load_lexicon",
+    "optimal",
     "parse_feedback",
     "pattern_matrix",
     "pattern_to_emoji",
     "pattern_to_str",
+    "read_table",
     "resolve_lexicon",
     "score",
+    "simulate",
 ]
 __version__ = "0.1.0"

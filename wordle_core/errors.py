@@ -41,3 +41,11 @@ class HardModeViolation(WordleError):  # noqa: N818 - reads as the rule it repor
 
 class UnknownStrategyError(WordleError):
     """A strategy name that is not registered."""
+
+
+class OutputPathError(WordleError):
+    """A file or directory the user asked us to write that cannot be written."""
+
+
+class MatrixTooLargeError(WordleError):
+    """A pattern matrix that would not fit in memory (or codes over 64 bits): refused up front."""

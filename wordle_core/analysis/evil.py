@@ -38,12 +38,12 @@ from wordle_core.errors import WordleError
 from wordle_core.game.feedback import all_green, pattern_to_str
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState
-from wordle_core.kernels.buckets import first_perfect_split, split_stats
+from wordle_core.kernels.buckets import bucket_counts, bucket_stats, first_perfect_split
 
 
 def evil_reply(matrix: np.ndarray, candidates: np.ndarray, guess_row: int, n_patterns: int) -> int:
     """The host's reply: the pattern of the largest group, ties to the lowest code."""
-    counts = np.bincount(np.asarray(matrix[guess_row, candidates]), minlength=n_patterns)
+    counts = bucket_counts(matrix, guess_row, candidates, n_patterns)
     return int(np.argmax(counts))  # argmax returns the first (lowest) code among ties
 
 
@@ -133,7 +133,7 @@ class _Search:
 
     def _stats(self, st: GameState):
         self._count()
-        return split_stats(st.matrix, st.legal_rows, st.candidates, self.P)
+        return bucket_stats(st.matrix, st.legal_rows, st.candidates, self.P)
 
     def win(self, st: GameState, d: int, bmax: int, top: bool = False) -> list[int] | None:
         """Guess rows that beat the host from ``st`` within ``d`` guesses, or None.

@@ -13,7 +13,7 @@ rule summed over boards, with two rules that matter only with several boards:
    solving that board now. Ties: a guess that is a candidate on some board, then
    alphabetical (the project's rule).
 
-Per-board scores come from the numba kernel in :mod:`wordle_core.strategies.prior` (weights 1)
+Per-board scores come from :func:`wordle_core.kernels.buckets.weighted_stats` (weights 1)
 and are memoised by candidate set, so boards and games that reach the same set share
 the work. Hard mode is not offered: the multi-board games have none.
 
@@ -33,7 +33,7 @@ from wordle_core.errors import InconsistentHistoryError, WordleError
 from wordle_core.game.feedback import all_green, parse_feedback, pattern_to_str
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.matrix import pattern_matrix
-from wordle_core.strategies.prior import weighted_stats
+from wordle_core.kernels.buckets import weighted_stats
 
 MAX_TURNS = 40  # safety cap: a strategy that stops making progress must not loop forever
 
@@ -245,14 +245,14 @@ def simulate_multi(
         "games": games,
         "seed": seed,
         "limit": limit,
-        "meanGuesses": float(lengths.mean()),
-        "maxGuesses": int(lengths.max()),
+        "mean_guesses": float(lengths.mean()),
+        "max_guesses": int(lengths.max()),
         "failures": int((lengths > limit).sum()),
-        "failureRate": float((lengths > limit).mean()),
-        "guessDistribution": {str(k): hist[k] for k in sorted(hist)},
-        "worstGame": [lexicon.answers[a] for a in worst[1]],
+        "failure_rate": float((lengths > limit).mean()),
+        "guess_distribution": {str(k): hist[k] for k in sorted(hist)},
+        "worst_game": [lexicon.answers[a] for a in worst[1]],
         "seconds": round(secs, 2),
-        "msPerGame": round(1000 * secs / games, 2),
+        "ms_per_game": round(1000 * secs / games, 2),
     }
 
 

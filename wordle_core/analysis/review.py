@@ -36,7 +36,7 @@ from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
-from wordle_core.kernels.partition import partition_stats
+from wordle_core.kernels.buckets import bucket_counts, bucket_stats
 from wordle_core.strategies import Strategy, get_strategy
 
 MAX_PLAYOUT = 30
@@ -131,11 +131,11 @@ def review_game(
     for turn, (row, pat) in enumerate(parsed, 1):
         n = state.n_candidates
         best = int(strat.choose(state))
-        stats = partition_stats(mat, np.array([row, best]), state.candidates, lexicon.n_patterns)
+        stats = bucket_stats(mat, np.array([row, best]), state.candidates, lexicon.n_patterns)
         is_cand = np.isin([row, best], state.candidate_rows)
         yours_v = guess_value(float(stats.entropy[0]), bool(is_cand[0]), n)
         best_v = guess_value(float(stats.entropy[1]), bool(is_cand[1]), n)
-        sizes = np.bincount(np.asarray(mat[row, state.candidates]), minlength=lexicon.n_patterns)
+        sizes = bucket_counts(mat, row, state.candidates, lexicon.n_patterns)
         after = state.apply(row, pat)
         if answer is not None:
             need: float = float(_playout(strat, state, answer))

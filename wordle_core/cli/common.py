@@ -13,6 +13,75 @@ from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, Lexicon, resolve
 from wordle_core.game.matrix import pattern_matrix
 
 DEFAULT_STRATEGY = "default"
+MAX_BOARDS = 64
+MAX_SEED = 2**63 - 1
+
+
+def int_in(lo: int, hi: int | None = None):
+    """An argparse ``type``: a whole number from ``lo`` (to ``hi``), else a one-line usage error."""
+
+    def parse(text: str) -> int:
+        value = int(text)  # a ValueError is argparse's "invalid int value: 'x'"
+        if value < lo or (hi is not None and value > hi):
+            span = f"at least {lo:,}" if hi is None else f"from {lo:,} to {hi:,}"
+            raise argparse.ArgumentTypeError(f"must be {span}, got {value:,}")
+        return value
+
+    parse.__name__ = "int"
+    return parse
+
+
+BOARDS = int_in(1, MAX_BOARDS)
+SEED = int_in(0, MAX_SEED)
+GAMES = int_in(1, 10**8)
+LIMIT = int_in(1, 1000)
+
+
+def word_arg(text: str) -> str:
+    """An argparse ``type``: a non-empty word (``--opener ''`` is an error, not 'the default')."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a word, got an empty string")
+    return text
+
+
+def word_list_arg(text: str) -> str:
+    """An argparse ``type``: ``w1,w2,...`` naming at least one word (``,,,`` is an error)."""
+    if not any(w.strip() for w in text.split(",")):
+        raise argparse.ArgumentTypeError(f"expected one or more words separated by commas, got {text!r}")
+    return text
+
+
+def check_output_file(path: str | None, flag: str) -> None:
+    """Fail now, with one line, if ``path`` (a file a command will write) cannot be written.
+
+    Checked before any work: the path must not be a directory and its nearest existing
+    parent must be a writable directory (probed with a temporary file, removed at once;
+    missing parents are not created here).
+    """
+    if path is None:
+        return
+    from pathlib import Path
+
+    from wordle_core.errors import OutputPathError
+
+    p = Path(path).expanduser()
+    if not str(path).strip():
+        raise OutputPathError(f"{flag}: expected a file name")
+    if p.is_dir():
+        raise OutputPathError(f"{flag} {path!r} is a directory")
+    parent = p.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise OutputPathError(f"cannot write {flag} {path!r}: {str(parent)!r} is not a directory")
+    import tempfile
+
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".wordle-lab-probe-", dir=parent)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise OutputPathError(f"cannot write {flag} {path!r}: {exc.strerror or exc}") from None
 
 
 def add_lexicon_args(p: argparse.ArgumentParser) -> None:

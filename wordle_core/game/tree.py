@@ -21,7 +21,7 @@ from wordle_core.errors import WordleError
 from wordle_core.game.feedback import all_green, pattern_to_str
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState
-from wordle_core.kernels.partition import split
+from wordle_core.kernels.buckets import split_by_pattern
 
 if TYPE_CHECKING:
     from wordle_core.strategies.base import Strategy
@@ -56,22 +56,42 @@ class Tree:
         tree = cls(lex, getattr(strategy, "name", str(strategy)), opener_row, state.hard)
         tree.solved_at = np.full(len(lex.answers), -1, dtype=np.int32)
         green = all_green(lex.length)
-        stack: list[tuple[GameState, int, int, int, float]] = [(state, opener_row, -1, -1, 0.0)]
+        # Buckets of one or two answers are played without a state or a strategy call when
+        # the strategy uses the base rule there (guess the first candidate): the same nodes
+        # in the same order, at a fraction of the cost (most nodes of a tree are such).
+        small = _plays_first_candidate(strategy)
+        arow = lex.answer_rows
+        mat = np.asarray(state.matrix)
+        # (state or None for a small bucket, guess, parent, pattern in, seconds, small bucket, turn)
+        stack: list[tuple[GameState | None, int, int, int, float, np.ndarray | None, int]] = [
+            (state, opener_row, -1, -1, 0.0, None, state.turn)]
         while stack:
-            st, guess, parent, pat_in, secs = stack.pop()
+            st, guess, parent, pat_in, secs, few, turn = stack.pop()
             node = tree._add(guess, parent, pat_in, secs)
-            if st.turn + 1 > MAX_DEPTH:
+            if turn + 1 > MAX_DEPTH:
                 raise WordleError(
                     f"strategy {tree.strategy} made no progress after {MAX_DEPTH} guesses"
                 )
-            for pat, bucket in sorted(split(st.matrix, guess, st.candidates).items(), reverse=True):
+            if st is None:  # guess = few[0], a candidate: it solves few[0]; few[1] comes next
+                tree.solved_at[few[0]] = node
+                if few.shape[0] == 2:
+                    nxt_pat = int(mat[guess, few[1]])
+                    stack.append((None, int(arow[few[1]]), node, nxt_pat, 0.0, few[1:], turn + 1))
+                continue
+            if st.hard:
+                st.constraints.check(lex, guess)
+            buckets = split_by_pattern(st.matrix, guess, st.candidates)
+            for pat, bucket in sorted(buckets.items(), reverse=True):
                 if pat == green:
                     tree.solved_at[bucket] = node
+                    continue
+                if small and bucket.shape[0] <= 2:
+                    stack.append((None, int(arow[bucket[0]]), node, pat, 0.0, bucket, turn + 1))
                     continue
                 child = st.apply(guess, pat)
                 t0 = time.perf_counter()
                 nxt = strategy.choose(child)
-                stack.append((child, nxt, node, pat, time.perf_counter() - t0))
+                stack.append((child, nxt, node, pat, time.perf_counter() - t0, None, turn + 1))
         return tree
 
     def _add(self, guess: int, parent: int, pat_in: int, secs: float) -> int:
@@ -210,13 +230,25 @@ class Tree:
                              bool(data.get("hard")), matrix)
 
 
+def _plays_first_candidate(strategy: object) -> bool:
+    """Whether ``strategy`` plays the first candidate with one or two left (the base rule).
+
+    True when its ``choose`` is ``Strategy.choose`` itself (read by name: the game layer
+    does not import the strategies), i.e. not overridden by the class or an instance.
+    """
+    fn = type(strategy).__dict__.get("choose") or getattr(type(strategy), "choose", None)
+    return (getattr(fn, "__module__", None) == "wordle_core.strategies.base"
+            and getattr(fn, "__qualname__", None) == "Strategy.choose"
+            and "choose" not in getattr(strategy, "__dict__", {}))
+
+
 def _mark_solved(tree: Tree, state: GameState) -> None:
     """Walk every answer down a loaded tree; fails loudly if the tree does not cover it."""
     green = all_green(tree.lexicon.length)
     stack = [(0, state.candidates)]
     while stack:
         node, cands = stack.pop()
-        for pat, bucket in split(state.matrix, tree.guess[node], cands).items():
+        for pat, bucket in split_by_pattern(state.matrix, tree.guess[node], cands).items():
             if pat == green:
                 tree.solved_at[bucket] = node
             else:

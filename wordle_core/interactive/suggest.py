@@ -29,7 +29,7 @@ import numpy as np
 from wordle_core.errors import WordleError
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
-from wordle_core.kernels.buckets import SplitStats, split_stats
+from wordle_core.kernels.buckets import BucketStats, bucket_stats
 from wordle_core.strategies.base import Strategy
 
 CANDIDATE_LIST_LIMIT = 40  # list the remaining words when at most this many are left
@@ -89,12 +89,12 @@ def tree_guess(tree: Tree, state: GameState) -> int | None:
     return tree.guess[node]
 
 
-def _entropy_rank_keys(stats: SplitStats, is_cand: np.ndarray) -> np.ndarray:
+def _entropy_rank_keys(stats: BucketStats, is_cand: np.ndarray) -> np.ndarray:
     return np.round(-(stats.entropy + is_cand / max(stats.n, 1)), 9)
 
 
 def _strategy_pick(strategy: Strategy, state: GameState, rows: np.ndarray,
-                   stats: SplitStats, is_cand: np.ndarray) -> int:
+                   stats: BucketStats, is_cand: np.ndarray) -> int:
     """The strategy's choice, reusing ``stats`` when the strategy is a partition score."""
     from wordle_core.strategies.greedy import PartitionStrategy
 
@@ -138,7 +138,7 @@ def suggest(
         picked, source = int(opener), "opener"
     # Covered and only the pick wanted: score that one row, not the whole guess list.
     rows = np.array([picked], dtype=np.int64) if picked is not None and top == 1 else state.legal_rows
-    stats = split_stats(state.matrix, rows, state.candidates, lex.n_patterns)
+    stats = bucket_stats(state.matrix, rows, state.candidates, lex.n_patterns)
     is_cand = np.zeros(len(lex.guesses), dtype=bool)
     is_cand[state.candidate_rows] = True
     is_cand = is_cand[rows]
@@ -159,13 +159,13 @@ def suggest(
     options = [_option(lex.guesses[int(rows[i])], stats, int(i), bool(is_cand[i]),
                        int(rows[i]) == picked) for i in chosen]
     if not pick_at.size:  # a table pick outside the scored rows (cannot happen in practice)
-        one = split_stats(state.matrix, np.array([picked]), state.candidates, lex.n_patterns)
+        one = bucket_stats(state.matrix, np.array([picked]), state.candidates, lex.n_patterns)
         mark = bool(np.isin(picked, state.candidate_rows))
         options = [_option(lex.guesses[picked], one, 0, mark, True), *options][:top]
     return Suggestion(source=source, options=options, **base)
 
 
-def _option(word: str, stats: SplitStats, i: int, is_cand: bool, pick: bool) -> Option:
+def _option(word: str, stats: BucketStats, i: int, is_cand: bool, pick: bool) -> Option:
     # expected_remaining counts a winning guess's all-green bucket as 1 word left, the
     # convention the expected-size strategy minimises, so the numbers agree with it.
     return Option(
@@ -201,13 +201,13 @@ class CompiledPartition(Strategy):
         from wordle_core.strategies.greedy import guess_pool
 
         rows = guess_pool(state, str(self.options.get("pool", "all")))
-        stats = split_stats(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
+        stats = bucket_stats(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
         is_cand = np.zeros(len(state.lexicon.guesses), dtype=bool)
         is_cand[state.candidate_rows] = True
         return _strategy_pick_keys(self.inner, rows, stats, is_cand[rows])
 
 
-def _strategy_pick_keys(strategy: Strategy, rows: np.ndarray, stats: SplitStats,
+def _strategy_pick_keys(strategy: Strategy, rows: np.ndarray, stats: BucketStats,
                         is_cand: np.ndarray) -> int:
     from wordle_core.strategies.greedy import pick_lexicographic
 

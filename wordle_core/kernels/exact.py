@@ -17,8 +17,8 @@ Conventions
   of guesses (from now on) that solves every answer of ``S`` within ``d`` guesses;
   :data:`INF` means impossible. ``solve`` is alpha-beta style: it returns the exact value
   when that is ``< beta``, otherwise some lower bound ``>= beta``.
-* The memo maps a 128-bit hash of (sorted candidates, guesses left, allowed guesses in
-  hard mode) to ``(value, exact flag, best guess row)``; a non-exact entry is a lower
+* The memo maps a 128-bit hash of (sorted candidates, guesses left, hard-mode
+  obligations) to ``(value, exact flag, best guess row)``; a non-exact entry is a lower
   bound.
 
 Lower bounds. A set of ``n`` needs ``>= 2n - 1`` guesses in total (one guess each, plus
@@ -36,7 +36,10 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from wordle_core.kernels.hard import hard_filter  # the NYT rule, compiled (HardConstraints)
+from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraints)
+    hard_filter,
+    obligations_after,
+)
 
 INF = 1 << 40
 KEY_TYPE = types.UniTuple(types.int64, 2)
@@ -52,8 +55,15 @@ def new_memo() -> Dict:
 
 
 @njit(cache=True)
-def set_key(cands: np.ndarray, legal: np.ndarray, d: int, hard: bool) -> tuple[int, int]:
-    """128-bit key of a position: sorted candidates, guesses left, hard-mode allowed rows."""
+def set_key(cands: np.ndarray, d: int, hard: bool, cg: np.ndarray, cn: np.ndarray
+            ) -> tuple[int, int]:
+    """128-bit key of a position: sorted candidates, guesses left and, in hard mode, the
+    obligations (``cg``: green symbol per position or -1, ``cn``: least count per symbol).
+
+    In hard mode the allowed guesses are a function of the obligations (the rows of the
+    pool that satisfy them), so the obligations identify them: a child's key is known
+    before its allowed rows are filtered, and a memo hit skips the filter.
+    """
     h1 = np.uint64(0xCBF29CE484222325) ^ np.uint64(d)
     h2 = np.uint64(0x9E3779B97F4A7C15) + np.uint64(d) * np.uint64(0x100000001B3)
     m1 = np.uint64(0x100000001B3)
@@ -65,12 +75,28 @@ def set_key(cands: np.ndarray, legal: np.ndarray, d: int, hard: bool) -> tuple[i
         h2 ^= h2 >> np.uint64(31)
     if hard:
         h1 ^= np.uint64(0x5555555555555555)
-        for i in range(legal.shape[0]):
-            x = np.uint64(legal[i]) + np.uint64(7)
+        for i in range(cg.shape[0]):
+            x = np.uint64(cg[i] + 2) + np.uint64(i) * np.uint64(131)
             h1 = (h1 ^ x) * m1
             h2 = (h2 + x * np.uint64(0xD6E8FEB86659FD93)) * m2
             h2 ^= h2 >> np.uint64(29)
+        for i in range(cn.shape[0]):
+            if cn[i] > 0:
+                x = np.uint64(cn[i]) * np.uint64(1 << 20) + np.uint64(i) + np.uint64(977)
+                h1 = (h1 ^ x) * m1
+                h2 = (h2 + x * np.uint64(0xD6E8FEB86659FD93)) * m2
+                h2 ^= h2 >> np.uint64(29)
     return (np.int64(h1), np.int64(h2))
+
+
+@njit(cache=True)
+def cons_child(cg: np.ndarray, cn: np.ndarray, codes: np.ndarray, g: int, p: int, length: int):
+    """Hard-mode obligations after guess row ``g`` showed pattern ``p`` (new arrays; the
+    rule itself is :func:`wordle_core.kernels.hard.obligations_after`)."""
+    ng = np.empty_like(cg)
+    nn = np.empty_like(cn)
+    obligations_after(codes, g, p, cg, cn, ng, nn)
+    return ng, nn
 
 
 @njit(cache=True)
@@ -265,7 +291,7 @@ def _store(memo, key, v: int, exact: int, g: int) -> None:
 
 
 @njit(cache=True)
-def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
+def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, d, beta, width, exact, hard,
           memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats):
     """Value of ``cands`` with ``d`` guesses left (exact if ``< beta``, else a bound >= beta).
 
@@ -273,7 +299,14 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
     each node; with ``exact`` every other guess whose lower bound is below the best
     total is expanded too, so the minimum is over all allowed guesses. Without
     ``exact`` the value is that of the width-limited search (an upper bound of the
-    optimum, fast).
+    optimum, fast). In hard mode ``legal`` are the rows allowed by the obligations
+    ``cg``/``cn`` (see :func:`set_key`).
+
+    ``ub[row]`` is an upper bound of the number of buckets guess ``row`` makes of
+    ``cands`` (its count over a superset: a parent's scan). A guess with
+    ``ub + 1 <= 3n - beta`` cannot have a bound below ``beta``, so the scan skips it:
+    most cut-off proofs (a child shown to be no better than ``beta``) then read only
+    the guesses that split the parent well.
     """
     n = cands.shape[0]
     if n == 1:
@@ -283,7 +316,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
     if n == 2:
         return 3
     stats[ST_NODES] += 1
-    key = set_key(cands, legal, d, hard)
+    key = set_key(cands, d, hard, cg, cn)
     lb_known = 2 * n - 1
     if key in memo:
         e = memo[key]
@@ -325,9 +358,34 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
         return INF
     # 2. bucket count of every allowed guess (bitsets): the bound of each guess.
     stats[ST_SCANS] += 1
-    stats[ST_CELLS] += n * legal.shape[0]
     G = legal.shape[0]
-    nb, isg = count_buckets(MT, cands, legal, green, n_pat)
+    T = 3 * n - beta  # a guess scoring B + [green] <= T has the bound 3n - B - [g] >= beta
+    nb = np.empty(G, np.int64)
+    isg = np.empty(G, np.bool_)
+    sel = np.empty(G, np.int64)
+    n_sel = 0
+    for i in range(G):
+        u = ub[legal[i]]
+        if u > n:
+            u = n
+        if u + 1 <= T:  # skipped: an upper bound of its buckets (and "green") stands in
+            nb[i] = u
+            isg[i] = True
+        else:
+            sel[n_sel] = i
+            n_sel += 1
+    if 5 * n_sel >= 2 * G:  # a sequential read of every guess is faster than a gather
+        n_sel = G
+        nb, isg = count_buckets(MT, cands, legal, green, n_pat)
+    elif n_sel > 0:
+        rows = np.empty(n_sel, legal.dtype)
+        for t in range(n_sel):
+            rows[t] = legal[sel[t]]
+        nb2, isg2 = count_buckets(MT, cands, rows, green, n_pat)
+        for t in range(n_sel):
+            nb[sel[t]] = nb2[t]
+            isg[sel[t]] = isg2[t]
+    stats[ST_CELLS] += n * n_sel
     lb1 = np.empty(G, np.int64)
     minlb = INF
     for i in range(G):
@@ -359,18 +417,23 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
     sub_rows = np.empty(K, legal.dtype)
     for t in range(K):
         sub_rows[t] = legal[rest[t]]
-    _nb2, _isg2, maxb, h = scan(MT, cands, sub_rows, green, est, scratch_c, scratch_t)
+    nbk_, isgk, maxb, h = scan(MT, cands, sub_rows, green, est, scratch_c, scratch_t)
     best = INF
     bestg = -1
     for t in range(K):
-        if maxb[t] <= 2 and lb1[rest[t]] < best:
-            best = lb1[rest[t]]
+        v = 3 * n - nbk_[t] - (1 if isgk[t] else 0)  # (lb1 may be a skipped guess's bound)
+        if maxb[t] <= 2 and v < best:
+            best = v
             bestg = sub_rows[t]
     if best == lb_known:
         _store(memo, key, best, 1, bestg)
         return best
     # 4. expand guesses: the heuristic's top `width` first, then (exact) every other
     #    guess in order of its bound until the bound reaches the best total.
+    # the children's bucket bounds: this node's counts (a child is a subset of cands)
+    cub = ub.copy()
+    for i in range(G):
+        cub[legal[i]] = nb[i]
     top = rest[_top_w(h, width)]
     tried = np.zeros(G, np.bool_)
     order = np.concatenate((top, rest)) if exact else top
@@ -390,12 +453,20 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
         out, starts, sizes, pats = _split(MT, cands, g, green, n_pat)
         nbk = sizes.shape[0]
         lbs = np.empty(nbk, np.int64)
+        ccg = np.empty((nbk, cg.shape[0]), cg.dtype)
+        ccn = np.empty((nbk, cn.shape[0]), cn.dtype)
         rem = 0
         for k in range(nbk):
             lbs[k] = _lb_set(sizes[k], d - 1)
-            if not hard and sizes[k] >= 3:
+            if sizes[k] >= 3 and d - 1 >= 2:
+                if hard:
+                    ng, nn = cons_child(cg, cn, codes, g, pats[k], length)
+                    ccg[k] = ng
+                    ccn[k] = nn
+                    kk = set_key(out[starts[k]:starts[k] + sizes[k]], d - 1, hard, ng, nn)
+                else:
+                    kk = set_key(out[starts[k]:starts[k] + sizes[k]], d - 1, hard, cg, cn)
                 # a bucket met before (under another guess) may have a better bound
-                kk = set_key(out[starts[k]:starts[k] + sizes[k]], legal, d - 1, hard)
                 if kk in memo:
                     e = memo[kk]
                     if e[0] > lbs[k]:
@@ -413,11 +484,32 @@ def solve(MT, codes, lcounts, arow, cands, legal, d, beta, width, exact, hard,
             if m <= 2:
                 acc += lbs[k]  # 1 or 3: exact
                 continue
+            if d - 1 <= 1:
+                acc += INF
+                cut = True
+                break
             sub = out[starts[k]:starts[k] + m].copy()
-            sub_legal = hard_filter(legal, codes, lcounts, g, pats[k], length, n_sym) if hard else legal
-            v = solve(MT, codes, lcounts, arow, sub, sub_legal, d - 1, limit - acc - rem, width,
-                      exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t,
-                      seen, stats)
+            cbeta = limit - acc - rem
+            if hard:
+                ng = ccg[k]
+                nn = ccn[k]
+                # a memo hit needs no filtering of the allowed rows
+                kk = set_key(sub, d - 1, hard, ng, nn)
+                v = -1
+                if kk in memo:
+                    e = memo[kk]
+                    if e[1] == 1 or e[0] >= cbeta:
+                        stats[ST_HITS] += 1
+                        v = e[0]
+                if v < 0:
+                    sub_legal = hard_filter(legal, codes, lcounts, g, pats[k], length, n_sym)
+                    v = solve(MT, codes, lcounts, arow, sub, sub_legal, ng, nn, cub, d - 1, cbeta,
+                              width, exact, hard, memo, est, green, n_pat, length, n_sym,
+                              scratch_c, scratch_t, seen, stats)
+            else:
+                v = solve(MT, codes, lcounts, arow, sub, legal, cg, cn, cub, d - 1, cbeta, width,
+                          exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c,
+                          scratch_t, seen, stats)
             acc += v
             if acc + rem >= limit:
                 cut = True
@@ -468,9 +560,9 @@ def opener_bounds(MT, codes, lcounts, cands, openers, legal, green, n_pat, hard,
 
 
 @njit(cache=True)
-def lookup(memo, cands, legal, d, hard):
+def lookup(memo, cands, d, hard, cg, cn):
     """The memo entry of a position, or (-1, 0, -1)."""
-    key = set_key(cands, legal, d, hard)
+    key = set_key(cands, d, hard, cg, cn)
     if key in memo:
         return memo[key]
     return (-1, 0, -1)

@@ -76,7 +76,7 @@ class SearchStats:
 
     def as_dict(self) -> dict[str, int]:
         return {"nodes": self.nodes, "scans": self.scans, "evals": self.evals,
-                "memoHits": self.hits, "scanCells": self.cells}
+                "memo_hits": self.hits, "scan_cells": self.cells}
 
 
 @dataclass
@@ -85,7 +85,9 @@ class ExactSolver:
 
     ``pool``: ``all`` guesses or only ``answers``. ``width``: guesses expanded first at
     each node by the heuristic. ``exact``: also expand every other guess whose bound is
-    below the best, which proves the optimum.
+    below the best, which proves the optimum. ``memo_limit``: most positions kept in the
+    memo; when a search starts with more, the memo is emptied first (values never
+    depend on it: a memo only saves work). :meth:`reset` empties it on demand.
     """
 
     lexicon: Lexicon
@@ -96,6 +98,7 @@ class ExactSolver:
     max_guesses: int | None = None
     matrix: np.ndarray | None = None
     weight: float = 0.2
+    memo_limit: int | None = None
     stats: SearchStats = field(default_factory=SearchStats)
 
     def __post_init__(self) -> None:
@@ -121,6 +124,39 @@ class ExactSolver:
             rows = np.ascontiguousarray(lex.answer_rows.copy(), dtype=np.int32)
             rows.sort()
         self._base_rows = rows
+        self._ub0 = np.full(len(lex.guesses), np.iinfo(np.int32).max, np.int64)
+        self._root: tuple[tuple, np.ndarray] | None = None
+        self._cg0 = np.full(lex.length, -1, np.int8)
+        self._cn0 = np.zeros(len(lex.alphabet), np.uint8)
+
+    def reset(self) -> None:
+        """Forget every memoised position (the next searches start from scratch)."""
+        self._memo = kn.new_memo()
+
+    @property
+    def memo_size(self) -> int:
+        """Positions in the memo now."""
+        return len(self._memo)
+
+    # --- hard-mode obligations ----------------------------------------------------------
+    def obligations(self, state: GameState | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(green symbol per position or -1, least count per symbol) of a position.
+
+        In hard mode they identify the allowed guesses (part of the memo key); in normal
+        mode they are ignored.
+        """
+        if state is None or not self.hard:
+            return self._cg0, self._cn0
+        return state.constraints.arrays(self.lexicon.length, len(self.lexicon.alphabet))
+
+    def _cons(self, legal: np.ndarray, cons: tuple[np.ndarray, np.ndarray] | None
+              ) -> tuple[np.ndarray, np.ndarray]:
+        if cons is not None:
+            return cons
+        if self.hard and legal.shape[0] != self._base_rows.shape[0]:
+            raise WordleError("internal error: a constrained hard-mode position needs its "
+                              "obligations (pass cons=solver.obligations(state))")
+        return self._cg0, self._cn0
 
     # --- allowed guesses --------------------------------------------------------------
     def pool_rows(self, legal: np.ndarray | None = None) -> np.ndarray:
@@ -139,11 +175,23 @@ class ExactSolver:
                              lex.length, len(lex.alphabet))
 
     # --- search -----------------------------------------------------------------------
-    def value(self, cands: np.ndarray, legal: np.ndarray, d: int, beta: int = INF + 1) -> int:
-        """Value of a position (exact when below ``beta``); memoised."""
+    def value(self, cands: np.ndarray, legal: np.ndarray, d: int, beta: int = INF + 1,
+              cons: tuple[np.ndarray, np.ndarray] | None = None,
+              ub: np.ndarray | None = None) -> int:
+        """Value of a position (exact when below ``beta``); memoised.
+
+        ``cons``: the hard-mode obligations of the position (:meth:`obligations`);
+        needed in hard mode unless ``legal`` is the whole pool. ``ub``: per guess row, an
+        upper bound of its bucket count over ``cands`` (e.g. its count over a superset);
+        only used to skip guesses that cannot matter.
+        """
         lex = self.lexicon
         cands = np.ascontiguousarray(cands, dtype=np.int32)
-        v = kn.solve(self._mt, self._codes, self._lcounts, self._arow, cands, legal, int(d),
+        cg, cn = self._cons(legal, cons)
+        if self.memo_limit is not None and len(self._memo) > self.memo_limit:
+            self.reset()
+        v = kn.solve(self._mt, self._codes, self._lcounts, self._arow, cands, legal, cg, cn,
+                     self._ub0 if ub is None else ub, int(d),
                      int(beta), int(self.width), bool(self.exact),
                      bool(self.hard), self._memo, self._est, self._green, lex.n_patterns,
                      lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t, self._seen,
@@ -151,14 +199,16 @@ class ExactSolver:
         self._sync_stats()
         return int(v)
 
-    def best_guess(self, cands: np.ndarray, legal: np.ndarray, d: int) -> tuple[int, int]:
+    def best_guess(self, cands: np.ndarray, legal: np.ndarray, d: int,
+                   cons: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[int, int]:
         """(value, best guess row) of a position; ties keep the first guess in search order."""
         cands = np.ascontiguousarray(cands, dtype=np.int32)
         n = cands.shape[0]
         if n <= 2:
             return (1 if n == 1 else 3), int(self._arow[cands[0]])
-        v = self.value(cands, legal, d)
-        e = kn.lookup(self._memo, cands, legal, int(d), bool(self.hard))
+        cg, cn = self._cons(legal, cons)
+        v = self.value(cands, legal, d, cons=(cg, cn))
+        e = kn.lookup(self._memo, cands, int(d), bool(self.hard), cg, cn)
         if e[1] != 1 or e[2] < 0:
             raise WordleError("no strategy wins every remaining game within the guess limit")
         return v, int(e[2])
@@ -175,6 +225,8 @@ class ExactSolver:
         cands = np.ascontiguousarray(st.candidates, dtype=np.int32)
         legal = self.pool_rows(st.legal_rows if self.hard else None)
         d = self.limit - st.turn
+        cg, cn = self.obligations(st)
+        root_ub = self._root_ub(cands, st) if beta <= INF else None
         out, starts, sizes, pats = kn._split(self._mt, cands, int(opener), self._green, lex.n_patterns)
         total = len(cands)
         rem = int(sum(1 if m == 1 else 2 * m - 1 for m in sizes))
@@ -188,8 +240,10 @@ class ExactSolver:
             m = int(sizes[k])
             rem -= 1 if m == 1 else 2 * m - 1
             sub = out[starts[k]:starts[k] + m]
+            ccons = kn.cons_child(cg, cn, self._codes, int(opener), int(pats[k]), lex.length) \
+                if self.hard else (cg, cn)
             total += self.value(sub, self.child_rows(legal, opener, int(pats[k])), d - 1,
-                                beta - total - rem)
+                                beta - total - rem, cons=ccons, ub=root_ub)
             if bar is not None:
                 bar.update(m)
             if total + rem >= beta:
@@ -198,6 +252,19 @@ class ExactSolver:
         if bar is not None:
             bar.close()
         return min(total, INF)
+
+    def _root_ub(self, cands: np.ndarray, st: GameState) -> np.ndarray:
+        """Every guess row's bucket count over the position's candidates (kept for the
+        start position): an upper bound of its count over any bucket, so cut-off proofs
+        below the opener skip the guesses that cannot matter."""
+        key = ("root_ub", st.turn, cands.tobytes())
+        if self._root is not None and self._root[0] == key:
+            return self._root[1]
+        rows = np.arange(len(self.lexicon.guesses), dtype=np.int32)
+        nb, _ = kn.count_buckets(self._mt, cands, rows, self._green, self.lexicon.n_patterns)
+        ub = nb.astype(np.int64)
+        self._root = (key, ub)
+        return ub
 
     def opener_bounds(self, openers: np.ndarray) -> np.ndarray:
         """A lower bound of every opener's total (two levels of the ``3n - B`` bound)."""
@@ -228,7 +295,7 @@ class _MemoStrategy:
     def choose(self, state: GameState) -> int:
         s = self.solver
         legal = s.pool_rows(state.legal_rows if s.hard else None)
-        return s.best_guess(state.candidates, legal, state.guesses_left)[1]
+        return s.best_guess(state.candidates, legal, state.guesses_left, s.obligations(state))[1]
 
 
 @dataclass(frozen=True)
@@ -252,9 +319,9 @@ class OptimalResult:
         return {
             "opener": self.opener, "total": self.total if self.total < INF else None,
             "mean": round(self.mean, 6) if self.total < INF else None,
-            "maxGuesses": self.max_guesses, "proven": self.proven,
-            "seconds": round(self.seconds, 3), "cpuSeconds": round(self.cpu_seconds, 3),
-            "hard": self.hard, "guessPool": self.pool,
+            "max_guesses": self.max_guesses, "proven": self.proven,
+            "seconds": round(self.seconds, 3), "cpu_seconds": round(self.cpu_seconds, 3),
+            "hard": self.hard, "guess_pool": self.pool,
             "answers": self.n_answers, "search": self.stats,
         }
 
@@ -266,7 +333,7 @@ def optimal_for_opener(
 ) -> tuple[OptimalResult, Tree | None]:
     """Prove the best total for one opener; optionally build the optimal tree.
 
-    ``maxGuesses`` in the result is the longest game of the optimal tree when the tree
+    ``max_guesses`` in the result is the longest game of the optimal tree when the tree
     is built, else the guess limit the proof respected.
     """
     row = lexicon.guess_id(opener)
@@ -306,7 +373,7 @@ class BestOpener:
                 "mean": round(self.total / self.n_answers, 6) if won else None,
                 "openers": self.openers,
                 "searched": self.evaluated, "seconds": round(self.seconds, 2),
-                "cpuSeconds": round(self.cpu_seconds, 2),
+                "cpu_seconds": round(self.cpu_seconds, 2),
                 "values": {w: (v if v < INF else None) for w, v in self.values.items()}}
 
 
@@ -347,3 +414,108 @@ def prove_best_opener(solver: ExactSolver, openers: np.ndarray | None = None,
     return BestOpener(winners, int(best), len(solver.lexicon.answers), len(rows), searched,
                       time.perf_counter() - t0, time.process_time() - c0,
                       {w: v for w, v in sorted(values.items(), key=lambda kv: (kv[1], kv[0]))})
+
+
+@dataclass(frozen=True)
+class RankedOpener:
+    """One opener of :func:`rank_openers`: its exact total, or a lower bound proving it
+    is worse than the ``k``-th best."""
+
+    opener: str
+    rank: int | None  # 1..k for the k best (ties: alphabetical), else None
+    total: int | None  # exact total (INF: no strategy wins every game); None: bound only
+    lower_bound: int  # == total when exact
+    cpu_seconds: float
+
+    @property
+    def proof(self) -> str:
+        if self.total is None:
+            return "bound"
+        return "exact" if self.total < INF else "no-win"
+
+
+@dataclass(frozen=True)
+class OpenerRanking:
+    """Outcome of :func:`rank_openers`: the ``k`` best openers, proven."""
+
+    k: int
+    kth_total: int  # the k-th best total (INF if fewer than k openers win every game)
+    n_answers: int
+    openers: list[RankedOpener]  # every opener considered: top k first, then by bound
+    seconds: float
+    cpu_seconds: float
+    exact_searches: int  # openers whose exact value was established
+
+    @property
+    def top(self) -> list[RankedOpener]:
+        return [o for o in self.openers if o.rank is not None]
+
+
+def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
+                 progress: bool = False) -> OpenerRanking:
+    """The ``k`` best openers with exact totals, and a proof that every other is worse.
+
+    Openers are taken in order of the cheap bound ``3n - B - [opener is an answer]``
+    (most buckets first, i.e. likely good first). Until ``k`` exact totals are known each
+    opener is searched exactly; after that, with ``beta = (k-th best) + 1``: the search
+    either returns the exact total (``<=`` the k-th best: the opener enters the top k,
+    which pushes the old k-th out) or stops as soon as a lower bound reaches ``beta``
+    (strictly worse than the k-th best). Every opener outside the top ``k`` thus ends
+    with an exact total or a lower bound above the final k-th total (the k-th only
+    decreases). Ties at the k-th total are ranked alphabetically.
+    """
+    if k < 1:
+        raise WordleError("rank needs k >= 1")
+    t0, c0 = time.perf_counter(), time.process_time()
+    lex = solver.lexicon
+    rows = solver._base_rows if openers is None else np.asarray(openers, dtype=np.int32)
+    cands = np.arange(len(lex.answers), dtype=np.int32)
+    nb, isg = kn.count_buckets(solver._mt, cands, np.ascontiguousarray(rows, dtype=np.int32),
+                               solver._green, lex.n_patterns)
+    lb0 = 3 * len(cands) - nb - isg.astype(np.int64)
+    order = np.lexsort((rows, lb0))
+    exact: dict[int, int] = {}  # row -> exact total
+    bound: dict[int, int] = {}  # row -> lower bound (> k-th at the time)
+    secs: dict[int, float] = {}
+    top: list[tuple[int, str, int]] = []  # (total, word, row), sorted, at most k
+    bar = None
+    if progress:
+        from tqdm import tqdm
+
+        bar = tqdm(total=len(rows), desc=f"rank {k}", unit="op", leave=False, disable=None)
+    for i in order:
+        r = int(rows[i])
+        kth = top[-1][0] if len(top) >= k else None
+        c1 = time.process_time()
+        if kth is not None and lb0[i] > kth:
+            v = int(lb0[i])
+            bound[r] = v
+        else:
+            beta = kth + 1 if kth is not None else INF + 1
+            v = solver.opener_value(r, beta=beta)
+            if kth is None or v <= kth:
+                exact[r] = v
+                if v < INF:
+                    top.append((v, lex.guesses[r], r))
+                    top.sort()
+                    del top[k:]
+            else:
+                bound[r] = v
+        secs[r] = time.process_time() - c1
+        if bar is not None:
+            bar.update(1)
+            if top:
+                bar.set_postfix(kth=top[-1][0] if len(top) >= k else None, best=top[0][0])
+    if bar is not None:
+        bar.close()
+    kth_total = top[-1][0] if len(top) >= k else INF
+    ranked = []
+    top_rows = {r: n for n, (_, _, r) in enumerate(top, 1)}
+    for r in rows.tolist():
+        if r in exact:
+            ranked.append(RankedOpener(lex.guesses[r], top_rows.get(r), exact[r], exact[r], secs[r]))
+        else:
+            ranked.append(RankedOpener(lex.guesses[r], None, None, bound[r], secs[r]))
+    ranked.sort(key=lambda o: (o.rank is None, o.rank or 0, o.lower_bound, o.opener))
+    return OpenerRanking(k, kth_total, len(lex.answers), ranked, time.perf_counter() - t0,
+                         time.process_time() - c0, len(exact))

@@ -15,7 +15,7 @@ import numpy as np
 
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.matrix import pattern_matrix
-from wordle_core.kernels.partition import partition_stats
+from wordle_core.kernels.buckets import bucket_stats
 
 _BLOCK = 1024  # guesses per vectorised block: bounds memory to ~block x answers x 8 B
 
@@ -44,7 +44,7 @@ def compute_opener_scores(
     parts = []
     for lo in range(0, len(rows), _BLOCK):
         block_rows = rows[lo : lo + _BLOCK]
-        parts.append(partition_stats(mat, block_rows, cands, lexicon.n_patterns))
+        parts.append(bucket_stats(mat, block_rows, cands, lexicon.n_patterns))
     cat = lambda f: np.concatenate([f(s) for s in parts])
     return OpenerScores(
         avg_eliminated=cat(lambda s: s.avg_eliminated),

@@ -34,7 +34,7 @@ import numpy as np
 
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState
-from wordle_core.kernels.partition import stats_from_block
+from wordle_core.kernels.buckets import bucket_stats
 from wordle_core.strategies.base import Strategy, candidate_mask, register
 from wordle_core.strategies.greedy import pick_lexicographic
 
@@ -121,8 +121,7 @@ class _CollisionBase(Strategy):
         name = str(self.options.get("fallback", "partitions"))
         is_cand = candidate_mask(state, rows)
         if name == "partitions":
-            block = np.asarray(state.matrix[rows][:, state.candidates])
-            st = stats_from_block(block, state.lexicon.n_patterns)
+            st = bucket_stats(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
             return int(rows[pick_lexicographic([-st.buckets, st.sum_sq], is_cand)])
         from wordle_core.strategies import get_strategy
 
@@ -136,7 +135,7 @@ class _CollisionBase(Strategy):
 class CollisionBreaker(_CollisionBase):
     name = "collision-breaker"
     summary = "hard mode: break shard collision sets first (size >= left-1), then partitions"
-    source = "seed 000, attempt 4"
+    source = "\"Winning Wordle's Hard Mode\", attempt 4"
 
     def _choose(self, state: GameState) -> int:
         rows = state.legal_rows
@@ -154,8 +153,8 @@ class CollisionBreaker(_CollisionBase):
 @register
 class CollisionBreaker3(CollisionBreaker):
     name = "collision-breaker-3"
-    summary = "hard mode: seed 000's attempt 3 (sets of size >= guesses left), then partitions"
-    source = "seed 000, attempt 3"
+    summary = "hard mode: break collision sets of size >= guesses left first, then partitions"
+    source = "\"Winning Wordle's Hard Mode\", attempt 3"
     offset = 0
 
 
@@ -163,7 +162,7 @@ class CollisionBreaker3(CollisionBreaker):
 class CollisionFilter(_CollisionBase):
     name = "collision-filter"
     summary = "hard mode: partitions, avoiding words in collision sets larger than the guesses left"
-    source = "seed 000, attempt 1"
+    source = "\"Winning Wordle's Hard Mode\", attempt 1"
 
     def _choose(self, state: GameState) -> int:
         rows = state.legal_rows
@@ -180,7 +179,6 @@ class CollisionFilter(_CollisionBase):
         if len(keep):
             # A kept word must still tell candidates apart (or be one): otherwise the
             # fallback could repeat an uninformative word forever.
-            block = np.asarray(state.matrix[keep][:, state.candidates])
-            st = stats_from_block(block, lex.n_patterns)
+            st = bucket_stats(state.matrix, keep, state.candidates, lex.n_patterns)
             keep = keep[(st.buckets > 1) | candidate_mask(state, keep)]
         return self.fallback_pick(state, keep if len(keep) else rows)

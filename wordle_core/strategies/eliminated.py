@@ -26,7 +26,7 @@ import numpy as np
 
 from wordle_core.game.feedback import int_to_digits
 from wordle_core.game.state import GameState
-from wordle_core.kernels.partition import partition_stats
+from wordle_core.kernels.buckets import bucket_stats
 from wordle_core.search.openers import opener_scores
 from wordle_core.strategies.base import Strategy, register
 from wordle_core.strategies.letters import green_positions
@@ -113,7 +113,7 @@ class Seed002(Strategy):
     @staticmethod
     def full(state: GameState) -> int:
         rows = state.candidate_rows
-        stats = partition_stats(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
+        stats = bucket_stats(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
         return _best_by(stats.avg_eliminated, rows)
 
 
@@ -121,7 +121,7 @@ class Seed002(Strategy):
 class Simple(Seed002):
     name = "simple"
     summary = "available word with the best opener average-eliminated (table lookup)"
-    source = "seed 002"
+    source = "Wordle Solver KT (Kotlin)"
 
     def pick(self, state: GameState) -> int:
         return self.simple(state)
@@ -131,7 +131,7 @@ class Simple(Seed002):
 class TestAllScored(Seed002):
     name = "test-all-scored"
     summary = "available word with the best mean tile score (green 2, yellow 1) vs available"
-    source = "seed 002"
+    source = "Wordle Solver KT (Kotlin)"
 
     def pick(self, state: GameState) -> int:
         return self.scored(state)
@@ -141,7 +141,7 @@ class TestAllScored(Seed002):
 class TestAllFull(Seed002):
     name = "test-all-full"
     summary = "available word eliminating the most available words on average"
-    source = "seed 002"
+    source = "Wordle Solver KT (Kotlin)"
 
     def pick(self, state: GameState) -> int:
         return self.full(state)
@@ -151,7 +151,7 @@ class TestAllFull(Seed002):
 class Balanced(Seed002):
     name = "balanced"
     summary = "Simple above 269 available, TestAllScored above 16, else TestAllFull"
-    source = "seed 002"
+    source = "Wordle Solver KT (Kotlin)"
 
     def pick(self, state: GameState) -> int:
         n = state.n_candidates

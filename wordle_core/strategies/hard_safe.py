@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from wordle_core.game.state import GameState
-from wordle_core.kernels.partition import partition_stats
+from wordle_core.kernels.buckets import bucket_stats
 from wordle_core.search.hard import solver_for
 from wordle_core.strategies.base import Strategy, candidate_mask, register
 from wordle_core.strategies.greedy import pick_lexicographic
@@ -30,13 +30,13 @@ _BUDGET = 400_000  # OR nodes per proof attempt
 class HardSafe(Strategy):
     name = "hard-safe"
     summary = "hard mode: best-entropy guess among those proved to still win every game"
-    source = "this project (exact hard-mode feasibility, issue 4)"
+    source = "this project (exact hard-mode feasibility search)"
     depth_sensitive = True
 
     def _choose(self, state: GameState) -> int:
         rows = state.legal_rows
         lex = state.lexicon
-        stats = partition_stats(state.matrix, rows, state.candidates, lex.n_patterns)
+        stats = bucket_stats(state.matrix, rows, state.candidates, lex.n_patterns)
         is_cand = candidate_mask(state, rows)
         ent = np.round(-(stats.entropy + is_cand / stats.n), 9)
         order = np.lexsort((np.arange(len(rows)), ~is_cand, ent))

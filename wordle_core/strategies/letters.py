@@ -57,7 +57,7 @@ def letter_split_scores(state: GameState) -> np.ndarray:
 class LetterSplit(Strategy):
     name = "letter-split"
     summary = "candidate whose letters best halve the candidates (repeats score lowest)"
-    source = "seed 001"
+    source = "davidly/wordle's letter-splitting post"
 
     def _choose(self, state: GameState) -> int:
         s = np.round(letter_split_scores(state), 9)
@@ -68,7 +68,7 @@ class LetterSplit(Strategy):
 class Worst(Strategy):
     name = "worst"
     summary = "candidate with the worst letter-split score (baseline)"
-    source = "seed 001"
+    source = "davidly/wordle's letter-splitting post"
 
     def _choose(self, state: GameState) -> int:
         s = np.round(letter_split_scores(state), 9)
@@ -79,7 +79,7 @@ class Worst(Strategy):
 class RandomCandidate(Strategy):
     name = "random"
     summary = "uniformly random candidate, seeded per position (baseline)"
-    source = "seed 001"
+    source = "davidly/wordle's letter-splitting post"
 
     def _choose(self, state: GameState) -> int:
         seed = int(self.options.get("seed", 0))

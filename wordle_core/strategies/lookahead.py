@@ -18,7 +18,10 @@ too, the strategy minimises the total without the limit (the game may then be lo
 A wider plan's first guess keeps a win within reach: its children are winnable at the
 wider width, which the children's own escalation will find.
 
-Options: ``width`` (default 16), ``pool`` (``all`` or ``answers``).
+Options: ``width`` (default 16), ``pool`` (``all`` or ``answers``), ``memo_limit``
+(positions each compiled search memo keeps, default 500,000: a long run over many
+openers would otherwise grow it without bound). :meth:`Lookahead.reset` forgets every
+memoised choice and empties the compiled memos; choices do not change (see above).
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ from wordle_core.search.exact import ExactSolver
 from wordle_core.strategies.base import Strategy, register
 
 DEFAULT_WIDTH = 16
+DEFAULT_MEMO_LIMIT = 500_000
 _NO_LIMIT = 64  # "guesses left" used once a win within the real limit is impossible
 
 
@@ -38,13 +42,16 @@ _NO_LIMIT = 64  # "guesses left" used once a win within the real limit is imposs
 class Lookahead(Strategy):
     name = "default"
     summary = "look-ahead search for the fewest total guesses (top guesses by partition heuristic)"
-    source = "issue 6; Selby-style bounds (seed 004's 'perfect' solver, width-limited)"
+    source = "this project: width-limited exact search with Selby-style bounds"
     depth_sensitive = True
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
         self.width = int(options.get("width", DEFAULT_WIDTH))  # type: ignore[arg-type]
         self.pool = str(options.get("pool", "all"))
+        self.memo_limit = int(options.get("memo_limit", DEFAULT_MEMO_LIMIT))  # type: ignore[arg-type]
+        if self.memo_limit < 1:
+            raise WordleError("memo_limit must be at least 1")
         self._solvers: dict[tuple[int, int, bool, int], ExactSolver] = {}
 
     def solver(self, state: GameState, width: int) -> ExactSolver:
@@ -53,19 +60,35 @@ class Lookahead(Strategy):
         s = self._solvers.get(key)
         if s is None:
             s = ExactSolver(state.lexicon, hard=state.hard, pool=self.pool, exact=False,
-                            width=width, matrix=state.matrix)
+                            width=width, matrix=state.matrix, memo_limit=self.memo_limit)
             self._solvers[key] = s
         return s
+
+    def reset(self) -> None:
+        """Forget every memoised choice and empty the compiled search memos."""
+        base_reset = getattr(super(), "reset", None)
+        if base_reset is not None:
+            base_reset()
+        else:
+            self._memo.clear()
+        for s in self._solvers.values():
+            s.reset()
+
+    @property
+    def cache_size(self) -> int:
+        """Positions held now: memoised choices plus the compiled memos' entries."""
+        return len(self._memo) + sum(s.memo_size for s in self._solvers.values())
 
     def _choose(self, state: GameState) -> int:
         cands = np.ascontiguousarray(state.candidates, dtype=np.int32)
         d = state.guesses_left
         limited = self.solver(state, self.width)
         legal = limited.pool_rows(state.legal_rows if state.hard else None)
+        cons = limited.obligations(state)
         if d >= 1:
             for w in (self.width, 4 * self.width, 16 * self.width):
                 try:
-                    return self.solver(state, w).best_guess(cands, legal, d)[1]
+                    return self.solver(state, w).best_guess(cands, legal, d, cons)[1]
                 except WordleError:
                     continue
-        return limited.best_guess(cands, legal, _NO_LIMIT)[1]
+        return limited.best_guess(cands, legal, _NO_LIMIT, cons)[1]

@@ -14,22 +14,21 @@ Weights are normalised to sum to 1 over the lexicon's answers.
 Weighted partition scores generalise the bucket counts to bucket *masses* (the
 prior summed over the candidates in a bucket): entropy ``-Σ p_b log2 p_b`` with
 ``p_b = mass_b / total``, expected remaining mass ``Σ mass_b² / total``. They are
-computed by one numba kernel over the pattern matrix (one pass per guess row, no
-243-wide temporary per guess), which with uniform weights gives exactly the
-unweighted statistics of :mod:`wordle_core.kernels.partition` (tested).
+computed by :func:`wordle_core.kernels.buckets.weighted_stats` (one pass per guess
+row, no 243-wide temporary per guess), which with uniform weights gives the
+unweighted statistics of :func:`wordle_core.kernels.buckets.bucket_stats` (tested).
 """
 
 from __future__ import annotations
 
 import sys
-import types
 
-import numba
 import numpy as np
 
 from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState
+from wordle_core.kernels.buckets import weighted_stats
 from wordle_core.strategies.base import Strategy, candidate_mask, register
 
 PRIORS = ("uniform", "frequency")
@@ -67,88 +66,6 @@ def answer_prior(lexicon: Lexicon, kind: str = "frequency") -> np.ndarray:
     if hit is None:
         hit = _PRIORS[key] = _build_prior(lexicon.answers, lexicon.alphabet, kind)
     return hit
-
-
-def _weighted_kernel_py(matrix, rows, cands, w, n_patterns, out_h, out_sq, out_max):
-    """Per guess row: entropy (bits), Σ mass², largest mass of its buckets over ``cands``.
-
-    Rows are split into a few chunks per thread; each chunk allocates one bucket array
-    and leaves it all-zero after every row (touched buckets are reset as they are
-    read), so the cost per row is O(n), not O(n_patterns), and nothing is allocated
-    per row.
-    """
-    n = cands.shape[0]
-    total = 0.0
-    for j in range(n):
-        total += w[j]
-    log_total = np.log2(total)
-    n_rows = rows.shape[0]
-    n_chunks = min(n_rows, 64)
-    for c in numba.prange(n_chunks):
-        lo = c * n_rows // n_chunks
-        hi = (c + 1) * n_rows // n_chunks
-        mass = np.zeros(n_patterns)
-        for i in range(lo, hi):
-            g = rows[i]
-            for j in range(n):
-                mass[matrix[g, cands[j]]] += w[j]
-            sxl = 0.0
-            sq = 0.0
-            mx = 0.0
-            for j in range(n):
-                p = matrix[g, cands[j]]
-                m = mass[p]
-                if m > 0.0:
-                    sxl += m * np.log2(m)
-                    sq += m * m
-                    if m > mx:
-                        mx = m
-                    mass[p] = 0.0
-            out_h[i] = log_total - sxl / total
-            out_sq[i] = sq
-            out_max[i] = mx
-
-
-# Two compilations of one body: threads pay off only for big blocks (and lose on a busy
-# machine), so small candidate sets run single-threaded. Both give identical results:
-# every row is computed by the same sequential loop.
-def _renamed(fn, name: str):
-    """A copy of ``fn`` under another name: numba's on-disk cache is keyed by name, and the
-    serial and threaded builds must not load each other's machine code."""
-    copy = types.FunctionType(fn.__code__.replace(co_name=name, co_qualname=name), fn.__globals__, name)
-    copy.__qualname__ = name
-    return copy
-
-
-_kernel_serial = numba.njit(cache=True)(_renamed(_weighted_kernel_py, "_weighted_kernel_serial"))
-_kernel_parallel = numba.njit(parallel=True, cache=True)(
-    _renamed(_weighted_kernel_py, "_weighted_kernel_parallel"))
-_PARALLEL_CELLS = 8_000_000  # rows x candidates above which the threaded kernel is used
-
-
-def weighted_stats(
-    matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray, weights: np.ndarray, n_patterns: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(entropy bits, Σ bucket mass², largest bucket mass) of each guess row over ``cands``.
-
-    ``weights`` are the candidates' weights (aligned with ``cands``, any positive
-    scale). With all weights 1 this is :func:`wordle_core.kernels.partition.partition_stats`'s
-    entropy, ``sum_sq`` and ``largest``.
-    """
-    rows = np.ascontiguousarray(rows, dtype=np.int64)
-    cands = np.ascontiguousarray(cands, dtype=np.int64)
-    w = np.ascontiguousarray(weights, dtype=np.float64)
-    h = np.empty(rows.shape[0])
-    sq = np.empty(rows.shape[0])
-    mx = np.empty(rows.shape[0])
-    if cands.shape[0] == 0:
-        h[:] = 0.0
-        sq[:] = 0.0
-        mx[:] = 0.0
-        return h, sq, mx
-    kernel = _kernel_parallel if rows.shape[0] * cands.shape[0] >= _PARALLEL_CELLS else _kernel_serial
-    kernel(np.asarray(matrix), rows, cands, w, n_patterns, h, sq, mx)
-    return h, sq, mx
 
 
 class PriorStrategy(Strategy):
@@ -266,12 +183,12 @@ def prior_effect(
             "prior": kind,
             "strategy": f"prior-{strategy}",
             "opener": lexicon.guesses[first],
-            "meanGuesses": float(lengths.mean()),
-            "meanGuessesWeighted": float((w * lengths).sum() / w.sum()),
-            "solvedUnweighted": float((lengths <= lexicon.max_guesses).mean()),
-            "solvedWeighted": weighted_success(lengths, answers, freq, lexicon.max_guesses),
-            "maxGuesses": int(lengths.max()),
-            "guessDistribution": {str(k): int(v) for k, v in enumerate(np.bincount(lengths)) if v},
+            "mean_guesses": float(lengths.mean()),
+            "mean_guesses_weighted": float((w * lengths).sum() / w.sum()),
+            "solved_unweighted": float((lengths <= lexicon.max_guesses).mean()),
+            "solved_weighted": weighted_success(lengths, answers, freq, lexicon.max_guesses),
+            "max_guesses": int(lengths.max()),
+            "guess_distribution": {str(k): int(v) for k, v in enumerate(np.bincount(lengths)) if v},
             "seconds": round(time.perf_counter() - t0, 2),
         })
     return {"lexicon": lexicon.name, "hard": hard, "limit": lexicon.max_guesses,

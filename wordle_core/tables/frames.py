@@ -38,6 +38,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "games": ("lexicon", "strategy", "mode", "opener", "answer"),
     "hard_verdicts": ("lexicon", "strategy", "mode", "opener"),
     "trees": ("lexicon", "strategy", "mode", "opener"),
+    "optimal": ("lexicon", "strategy", "mode", "guess_pool", "opener"),
 }
 
 #: Every built-in game allows six guesses (``Lexicon.max_guesses``).

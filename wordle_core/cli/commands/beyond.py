@@ -12,15 +12,21 @@ import argparse
 import sys
 
 from wordle_core.cli.common import (
+    BOARDS,
+    GAMES,
+    LIMIT,
+    SEED,
     add_hard_arg,
     add_json_arg,
     add_lexicon_args,
+    check_output_file,
     coloured_guess,
     lexicon_from,
     matrix_for,
     print_histogram,
     print_json,
     use_colour,
+    word_arg,
 )
 from wordle_core.errors import WordleError
 from wordle_core.files import atomic_write_text
@@ -64,7 +70,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_review)
 
     p = sub.add_parser("tree", help="export a strategy's decision tree (dot, html, csv)")
-    p.add_argument("--opener", help="first guess (default: salet, or the best by entropy)")
+    p.add_argument("--opener", type=word_arg, help="first guess (default: salet, or the best by entropy)")
     p.add_argument("--format", choices=("dot", "html", "csv"), default="html")
     p.add_argument("--output", "-o", metavar="FILE", help="write here (default: stdout)")
     p.add_argument("--table", metavar="PATH",
@@ -78,29 +84,29 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("multi-solve", help="play one multi-board game (Dordle, Quordle, Octordle)")
     p.add_argument("words", nargs="*", metavar="ANSWER", help="one answer per board (or --boards and --seed)")
-    p.add_argument("--boards", type=int, help="number of boards when answers are drawn at random")
-    p.add_argument("--seed", type=int, default=0, help="seed for random answers (default 0)")
-    p.add_argument("--opener", default="salet", help="first guess (default salet)")
-    p.add_argument("--limit", type=int, help="guess limit (default boards + 5)")
+    p.add_argument("--boards", type=BOARDS, help="number of boards when answers are drawn at random")
+    p.add_argument("--seed", type=SEED, default=0, help="seed for random answers (default 0)")
+    p.add_argument("--opener", type=word_arg, default="salet", help="first guess (default salet)")
+    p.add_argument("--limit", type=LIMIT, help="guess limit (default boards + 5)")
     add_lexicon_args(p)
     add_json_arg(p)
     p.set_defaults(func=cmd_multi_solve)
 
     p = sub.add_parser("multi-simulate", help="seeded multi-board games: mean guesses, failure rate")
-    p.add_argument("--boards", type=int, required=True, help="2 Dordle, 4 Quordle, 8 Octordle")
-    p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the answer sets (default 0)")
-    p.add_argument("--opener", default="salet", help="first guess (default salet)")
-    p.add_argument("--limit", type=int, help="guess limit (default boards + 5)")
+    p.add_argument("--boards", type=BOARDS, required=True, help="2 Dordle, 4 Quordle, 8 Octordle")
+    p.add_argument("--games", type=GAMES, default=1000, help="number of games (default 1000)")
+    p.add_argument("--seed", type=SEED, default=0, help="seed of the answer sets (default 0)")
+    p.add_argument("--opener", type=word_arg, default="salet", help="first guess (default salet)")
+    p.add_argument("--limit", type=LIMIT, help="guess limit (default boards + 5)")
     add_lexicon_args(p)
     add_json_arg(p)
     p.set_defaults(func=cmd_multi_simulate)
 
     p = sub.add_parser("multi-assist", help="next guess for a live multi-board game")
-    p.add_argument("--boards", type=int, required=True)
+    p.add_argument("--boards", type=BOARDS, required=True)
     p.add_argument("--history", default="",
                    help="WORD:FB1/FB2/...,WORD:...; '-' for a board solved earlier")
-    p.add_argument("--opener", default="salet", help="suggested first guess (default salet)")
+    p.add_argument("--opener", type=word_arg, default="salet", help="suggested first guess (default salet)")
     p.add_argument("--interactive", "-i", action="store_true",
                    help="play along: after each suggestion, type 'WORD FB1 FB2 ...' (or just the "
                         "feedbacks for the suggested word); blank line or EOF stops")
@@ -110,7 +116,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("prior-effect",
                        help="share solved within the limit with and without a word-frequency prior")
-    p.add_argument("--opener", help="first guess for both runs (default: each strategy's own choice)")
+    p.add_argument("--opener", type=word_arg,
+                   help="first guess for both runs (default: each strategy's own choice)")
     p.add_argument("--strategy", default="entropy", choices=("entropy", "expected-size"),
                    help="partition score to weight (default entropy)")
     add_lexicon_args(p)
@@ -125,7 +132,11 @@ def cmd_review(args: argparse.Namespace) -> int:
 
     lex = lexicon_from(args)
     strat = _strategy_from(args)
-    review = review_game(lex, parse_history(args.history), strat, args.hard, matrix_for(lex))
+    history = parse_history(args.history)
+    if len(history) > lex.max_guesses:
+        raise WordleError(f"a {lex.name} game has at most {lex.max_guesses} guesses; "
+                          f"the history has {len(history)}")
+    review = review_game(lex, history, strat, args.hard, matrix_for(lex))
     if args.json:
         print_json(review)
     else:
@@ -140,6 +151,7 @@ def cmd_tree(args: argparse.Namespace) -> int:
     from wordle_core.game.tree import Tree
     from wordle_core.tables.export import default_tables_dir, find_tree_tables, render, tree_from_tables
 
+    check_output_file(args.output, "--output")
     lex = lexicon_from(args)
     strat = _strategy_from(args)
     strategy = strat.name
@@ -191,7 +203,7 @@ def cmd_multi_solve(args: argparse.Namespace) -> int:
     if args.json:
         print_json({
             "answers": [lex.answers[a] for a in ids], "guesses": game.length, "limit": limit,
-            "solved": game.length <= limit, "solvedAt": game.solved_turn,
+            "solved": game.length <= limit, "solved_at": game.solved_turn,
             "steps": [{"guess": w, "feedback": [None if p is None else pattern_to_str(p, lex.length)
                                                 for p in pats]} for w, pats in rows],
         })
@@ -220,10 +232,10 @@ def cmd_multi_simulate(args: argparse.Namespace) -> int:
         return 0
     print(f"{rep['lexicon']} · {rep['boards']} boards · {rep['strategy']} · "
           f"opener {str(rep['opener']).upper()} · {rep['games']:,} games (seed {rep['seed']})")
-    print(f"mean {rep['meanGuesses']:.4f} guesses  max {rep['maxGuesses']}  failures {rep['failures']} "
-          f"({100 * rep['failureRate']:.2f}% over {rep['limit']})  {rep['seconds']} s "
-          f"({rep['msPerGame']} ms/game)")
-    print_histogram(rep["guessDistribution"])
+    print(f"mean {rep['mean_guesses']:.4f} guesses  max {rep['max_guesses']}  failures {rep['failures']} "
+          f"({100 * rep['failure_rate']:.2f}% over {rep['limit']})  {rep['seconds']} s "
+          f"({rep['ms_per_game']} ms/game)")
+    print_histogram(rep["guess_distribution"])
     return 0
 
 
@@ -325,8 +337,8 @@ def cmd_prior_effect(args: argparse.Namespace) -> int:
     print(f"{'prior used by the solver':<26} {'opener':<8} {'mean':>7} {'solved (unweighted)':>20} "
           f"{'solved (by frequency)':>22} {'seconds':>8}")
     for r in rep["runs"]:
-        print(f"{r['prior']:<26} {r['opener'].upper():<8} {r['meanGuesses']:>7.4f} "
-              f"{100 * r['solvedUnweighted']:>19.2f}% {100 * r['solvedWeighted']:>21.2f}% "
+        print(f"{r['prior']:<26} {r['opener'].upper():<8} {r['mean_guesses']:>7.4f} "
+              f"{100 * r['solved_unweighted']:>19.2f}% {100 * r['solved_weighted']:>21.2f}% "
               f"{r['seconds']:>8.1f}")
     return 0
 
@@ -334,14 +346,14 @@ def cmd_prior_effect(args: argparse.Namespace) -> int:
 # --- the --boards hook for solve / simulate / assist ------------------------------------------
 def add_boards_arg(p: argparse.ArgumentParser) -> None:
     """``--boards N`` (and its companions) for the single-board commands."""
-    p.add_argument("--boards", type=int, default=1,
+    p.add_argument("--boards", type=BOARDS, default=1,
                    help="play N boards at once (2 Dordle, 4 Quordle, 8 Octordle); default 1")
     if not any(a.dest == "games" for a in p._actions):
-        p.add_argument("--games", type=int, default=1000, help="with --boards: games to simulate")
+        p.add_argument("--games", type=GAMES, default=1000, help="with --boards: games to simulate")
     if not any(a.dest == "seed" for a in p._actions):
-        p.add_argument("--seed", type=int, default=0, help="with --boards: seed of the answer sets")
+        p.add_argument("--seed", type=SEED, default=0, help="with --boards: seed of the answer sets")
     if not any(a.dest == "limit" for a in p._actions):
-        p.add_argument("--limit", type=int, help="with --boards: guess limit (default boards + 5)")
+        p.add_argument("--limit", type=LIMIT, help="with --boards: guess limit (default boards + 5)")
 
 
 def run_boards(kind: str, args: argparse.Namespace) -> int:

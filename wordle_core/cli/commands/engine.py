@@ -12,12 +12,14 @@ from wordle_core.cli.common import (
     add_json_arg,
     add_lexicon_args,
     add_strategy_arg,
+    check_output_file,
     coloured_guess,
     lexicon_from,
     matrix_for,
     print_histogram,
     print_json,
     use_colour,
+    word_arg,
 )
 from wordle_core.game.feedback import int_to_digits, pattern_to_emoji, score, score_digits
 from wordle_core.game.lexicon import BUILTINS, load_lexicon
@@ -53,7 +55,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_strategy_arg(p)
     add_hard_arg(p)
     add_json_arg(p)
-    p.add_argument("--opener", help="first guess (default: salet, or the best by entropy)")
+    p.add_argument("--opener", type=word_arg, help="first guess (default: salet, or the best by entropy)")
     p.add_argument("--save-tree", metavar="FILE", help="write the decision tree as JSON")
     p.add_argument("--tree", metavar="FILE", help="play from a saved tree (JSON or a trees Avro table)")
     add_boards_arg(p)
@@ -65,7 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_strategy_arg(p)
     add_hard_arg(p)
     add_json_arg(p)
-    p.add_argument("--opener", help="first guess (default: salet, or the best by entropy)")
+    p.add_argument("--opener", type=word_arg, help="first guess (default: salet, or the best by entropy)")
     add_boards_arg(p)
     p.set_defaults(func=cmd_solve)
 
@@ -125,6 +127,7 @@ def _load_tree(args: argparse.Namespace, lex):
 def cmd_simulate(args: argparse.Namespace) -> int:
     if args.boards > 1:
         return run_boards("simulate", args)
+    check_output_file(args.save_tree, "--save-tree")
     lex = lexicon_from(args)
     get_strategy(args.strategy)  # fail fast on an unknown name
     tree = _load_tree(args, lex) if args.tree else None

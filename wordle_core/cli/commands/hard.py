@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 
-from wordle_core.cli.common import add_json_arg, add_lexicon_args, lexicon_from, matrix_for, print_json
+from wordle_core.cli.common import (
+    add_json_arg,
+    add_lexicon_args,
+    check_output_file,
+    lexicon_from,
+    matrix_for,
+    print_json,
+    word_arg,
+)
 from wordle_core.errors import WordleError
 
 
@@ -15,7 +23,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="prove whether an opener can guarantee a hard-mode win (feasible/infeasible/unknown)",
     )
     add_lexicon_args(p)
-    p.add_argument("--opener", required=True, action="append",
+    p.add_argument("--opener", required=True, action="append", type=word_arg,
                    help="first guess (repeat for several openers)")
     p.add_argument("--budget", type=int, default=None,
                    help="OR nodes per opener before the verdict is 'unknown', for a quick partial "
@@ -30,6 +38,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_hard_verdict(args: argparse.Namespace) -> int:
     from wordle_core.search.hard import hard_verdict
 
+    check_output_file(args.witness, "--witness")
     lex = lexicon_from(args)
     budget = args.budget
     if budget is not None and budget < 1:

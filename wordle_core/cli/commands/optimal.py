@@ -7,6 +7,7 @@ Examples::
     wordle-lab optimal --opener salet,crane,trace --guesses answers
     wordle-lab optimal --top 10 --json          # the 10 best openers by entropy
     wordle-lab optimal --best --guesses answers # prove the best opener
+    wordle-lab optimal --rank 100 [--hard] --output outputs/rank   # the 100 best, proven
 
 ``--guesses`` takes ``all`` (every allowed guess, the default), ``answers`` (only words
 that may be answers) or a FILE (a custom guess list, with ``--answers FILE``).
@@ -17,7 +18,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from wordle_core.cli.common import add_hard_arg, add_json_arg, matrix_for, print_json
+from wordle_core.cli.common import (
+    add_hard_arg,
+    add_json_arg,
+    check_output_file,
+    matrix_for,
+    print_json,
+    word_list_arg,
+)
 from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, Lexicon, resolve_lexicon
 from wordle_core.search.exact import INF, ExactSolver, optimal_for_opener, prove_best_opener
@@ -34,9 +42,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--guesses", default="all", metavar="all|answers|FILE",
                    help="guesses the search may use: all (default), answers only, "
                         "or a custom guess-list FILE (with --answers)")
-    p.add_argument("--opener", help="first guess; several separated by commas")
+    p.add_argument("--opener", type=word_list_arg, help="first guess; several separated by commas")
     p.add_argument("--top", type=int, metavar="N",
                    help="instead of --opener: the N best openers by entropy")
+    p.add_argument("--rank", type=int, metavar="K",
+                   help="instead of --opener: the K best openers with exact totals and a proof "
+                        "(exact total or lower bound) that every other opener is worse; writes "
+                        "optimal_rank.avro + .csv under --output")
+    p.add_argument("--output", metavar="DIR", default=None,
+                   help="with --rank: directory for optimal_rank-<lexicon>-<mode>.avro/.csv "
+                        "(default outputs/rank)")
     p.add_argument("--best", action="store_true",
                    help="instead of --opener: prove the best opener of all (practical with "
                         "--guesses answers)")
@@ -52,9 +67,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_optimal(args: argparse.Namespace) -> int:
     pool = args.guesses if args.guesses in POOLS else "all"
     custom_guesses = None if args.guesses in POOLS else args.guesses
+    check_output_file(args.save_tree, "--save-tree")
     lex = resolve_lexicon(args.lexicon, args.answers, custom_guesses)
     if args.max_guesses is not None and not 1 <= args.max_guesses <= 30:
         raise WordleError("--max-guesses must be between 1 and 30")
+    if args.rank is not None:
+        return _rank(args, lex, pool)
     if args.best:
         return _best(args, lex, pool)
     if args.top is not None:
@@ -94,9 +112,9 @@ def _print_line(r: dict[str, object], lexicon: str) -> None:
     mode = "hard" if r["hard"] else "normal"
     if r["total"] is None:
         print(f"{str(r['opener']).upper()}  {lexicon} {mode}: no strategy wins every game within "
-              f"{r['maxGuesses']} (proven, {r['seconds']:.2f} s)")
+              f"{r['max_guesses']} (proven, {r['seconds']:.2f} s)")
         return
-    print(f"{str(r['opener']).upper()}  {lexicon} {mode}, guesses {r['guessPool']}: "
+    print(f"{str(r['opener']).upper()}  {lexicon} {mode}, guesses {r['guess_pool']}: "
           f"total {r['total']:,}  mean {r['mean']:.4f}  "
           f"{'proven optimal' if r['proven'] else 'upper bound'}  ({r['seconds']:.2f} s)")
     sys.stdout.flush()
@@ -118,4 +136,49 @@ def _best(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
     print(f"{lex.name} {mode}, guesses {pool}: best opener {', '.join(w.upper() for w in res.best)} "
           f"total {res.total:,} mean {res.total / len(lex.answers):.4f} (proven; {res.evaluated} of "
           f"{res.openers} openers searched, {res.seconds:.1f} s)")
+    return 0
+
+
+def _rank(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
+    from pathlib import Path
+
+    from wordle_core.search.exact import rank_openers
+    from wordle_core.tables.exact import rank_records, write_rank
+
+    if args.opener or args.top is not None or args.best or args.save_tree:
+        raise WordleError("--rank takes no --opener, --top, --best or --save-tree")
+    if args.rank < 1:
+        raise WordleError("--rank must be at least 1")
+    out = Path(args.output or "outputs/rank")
+    try:
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise WordleError(f"cannot create {out}: {exc.strerror or exc}") from None
+    mode = "hard" if args.hard else "normal"
+    solver = ExactSolver(lex, hard=args.hard, pool=pool, exact=True,
+                         max_guesses=args.max_guesses, matrix=matrix_for(lex),
+                         memo_limit=2_000_000)
+    res = rank_openers(solver, args.rank, progress=True)
+    recs = rank_records(res, lex.name, mode, pool)
+    stem = out / f"optimal_rank-{lex.name}-{mode}"
+    write_rank(recs, f"{stem}.avro", f"{stem}.csv")
+    n_exact = sum(1 for r in recs if r["proof"] != "bound")
+    summary = {"lexicon": lex.name, "mode": mode, "guess_pool": pool, "k": res.k,
+               "kth_total": res.kth_total if res.kth_total < INF else None,
+               "openers": len(recs), "exact": n_exact, "by_bound": len(recs) - n_exact,
+               "seconds": round(res.seconds, 1), "cpu_seconds": round(res.cpu_seconds, 1),
+               "top": [{"rank": o.rank, "opener": o.opener, "total": o.total} for o in res.top],
+               "files": [f"{stem}.avro", f"{stem}.csv"]}
+    if args.json:
+        print_json(summary)
+        return 0
+    print(f"{lex.name} {mode}, guesses {pool}: the {res.k} best openers, proven "
+          f"({n_exact} exact totals, {len(recs) - n_exact} openers worse by a lower bound; "
+          f"{res.cpu_seconds:.0f} CPU-s)")
+    for o in res.top[:10]:
+        print(f"  {o.rank:>3}. {o.opener.upper()}  {o.total:,}  mean {o.total / res.n_answers:.4f}")
+    if res.kth_total < INF:
+        print(f"  {res.k}th: {res.kth_total:,}; every other opener is proven worse (or tied "
+              f"and later alphabetically)")
+    print(f"  -> {stem}.avro, {stem}.csv")
     return 0

@@ -18,6 +18,7 @@ from wordle_core.analysis.simulate import default_opener
 from wordle_core.cli.commands.beyond import add_boards_arg, run_boards
 from wordle_core.cli.common import (
     DEFAULT_STRATEGY,
+    SEED,
     add_hard_arg,
     add_json_arg,
     add_lexicon_args,
@@ -25,6 +26,7 @@ from wordle_core.cli.common import (
     matrix_for,
     print_json,
     use_colour,
+    word_arg,
 )
 from wordle_core.errors import WordleError
 from wordle_core.game.feedback import pattern_to_emoji
@@ -61,8 +63,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_lexicon_args(p)
     add_hard_arg(p)
     who = p.add_mutually_exclusive_group()
-    who.add_argument("--answer", metavar="WORD", help="the hidden answer (for practice or tests)")
-    who.add_argument("--seed", type=int, help="pick the answer reproducibly from this seed")
+    who.add_argument("--answer", type=word_arg, metavar="WORD",
+                     help="the hidden answer (for practice or tests)")
+    who.add_argument("--seed", type=SEED, help="pick the answer reproducibly from this seed")
     who.add_argument("--evil", action="store_true",
                      help="the adversarial host: never commits, keeps the most words each turn")
     p.set_defaults(func=cmd_play)
@@ -97,7 +100,8 @@ def _add_tree_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tree", metavar="FILE",
                    help="precomputed decision tree (pipeline trees table or simulate --save-tree JSON); "
                         "positions it covers are answered from it")
-    p.add_argument("--opener", help="first guess to propose (default: the tree's, else salet or the "
+    p.add_argument("--opener", type=word_arg,
+                   help="first guess to propose (default: the tree's, else salet or the "
                                     "best by entropy)")
 
 

@@ -1,0 +1,142 @@
+"""Exact search on a fixed random sample of openers: CPU-s per opener, old vs new, one run.
+
+Issue 12 item 2. A seeded random sample of allowed openers (default 40, on ``nyt``) is
+proven in normal and in hard mode, each opener with a fresh solver (empty memo, as
+``wordle-lab optimal --opener W`` does), so every figure is a whole proof on its own.
+Printed per mode and side: CPU-s per opener (mean, median, max) and the extrapolation to
+every allowed opener (mean x number of openers, in CPU-hours). CPU time, not wall time:
+the figures stay meaningful on a shared machine.
+
+*old* is a checkout given by ``--old`` (default ``/work/base``, the engine before the
+exact-search work) and *new* is this tree; each side runs in its own subprocess with
+``PYTHONPATH`` set to its root, one after the other, and the JIT is warmed up before
+timing. The sample is a prefix of one seeded permutation, so ``--sample 8`` measures the
+first 8 openers of the 40. Every opener's total must agree between the sides (the
+script exits 1 if not).
+
+Run::
+
+    python benchmarks/bench_exact_sample.py                     # 40 openers, both modes
+    python benchmarks/bench_exact_sample.py --sample 6 --modes normal
+    python benchmarks/bench_exact_sample.py --no-old --sample 40 --json new.json
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SEED = 12
+
+
+def sample_openers(lexicon: str, n: int, seed: int = SEED) -> list[str]:
+    """The first ``n`` openers of a seeded permutation of the lexicon's allowed guesses."""
+    import numpy as np
+
+    from wordle_core.game.lexicon import load_lexicon
+
+    lex = load_lexicon(lexicon)
+    perm = np.random.default_rng(seed).permutation(len(lex.guesses))
+    return [lex.guesses[int(i)] for i in perm[:n]]
+
+
+def worker(lexicon: str, mode: str, openers: list[str]) -> None:
+    """Child process: prove each opener with a fresh solver, one JSON line per opener."""
+    import numpy as np
+
+    try:
+        from wordle_core.search.exact import ExactSolver
+    except ImportError:  # the pre-refactor layout
+        from wordle_core.exact import ExactSolver  # type: ignore[no-redef]
+    try:
+        from wordle_core.game.lexicon import load_lexicon
+    except ImportError:
+        from wordle_core.lexicon import load_lexicon  # type: ignore[no-redef]
+
+    lex = load_lexicon(lexicon)
+    hard = mode == "hard"
+    warm = ExactSolver(lex, hard=hard)
+    warm.value(np.arange(8, dtype=np.int32), warm.pool_rows(), 4)
+    warm.opener_value(lex.guess_id(lex.answers[0]), beta=2 * len(lex.answers))
+    for w in openers:
+        s = ExactSolver(lex, hard=hard)
+        c0 = time.process_time()
+        v = s.opener_value(lex.guess_id(w))
+        cpu = time.process_time() - c0
+        print(json.dumps({"opener": w, "total": int(v), "cpu": round(cpu, 4)}), flush=True)
+
+
+def run_side(root: str, lexicon: str, mode: str, openers: list[str]) -> list[dict]:
+    env = dict(os.environ, PYTHONPATH=root)
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", lexicon, mode,
+           ",".join(openers)]
+    proc = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stderr[-2000:])
+        raise SystemExit(f"bench_exact_sample: {root} {mode} failed (exit {proc.returncode})")
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+
+
+def summary(rows: list[dict], n_all: int) -> dict[str, float]:
+    cpu = [r["cpu"] for r in rows]
+    mean = statistics.fmean(cpu)
+    return {"mean": mean, "median": statistics.median(cpu), "max": max(cpu),
+            "all_cpu_h": mean * n_all / 3600}
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--worker"]:
+        worker(argv[1], argv[2], argv[3].split(","))
+        return 0
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--lexicon", default="nyt")
+    ap.add_argument("--sample", type=int, default=40, help="openers per mode (default 40)")
+    ap.add_argument("--seed", type=int, default=SEED)
+    ap.add_argument("--modes", default="normal,hard")
+    ap.add_argument("--old", default="/work/base", help="root of the old checkout")
+    ap.add_argument("--no-old", action="store_true", help="measure this tree only")
+    ap.add_argument("--json", help="write every per-opener row here")
+    args = ap.parse_args(argv)
+    if args.sample < 1:
+        ap.error("--sample must be at least 1")
+    from wordle_core.game.lexicon import load_lexicon
+
+    n_all = len(load_lexicon(args.lexicon).guesses)
+    openers = sample_openers(args.lexicon, args.sample, args.seed)
+    sides = [("new", str(ROOT))] + ([] if args.no_old else [("old", args.old)])
+    print(f"{args.lexicon}: {len(openers)} openers (seed {args.seed}), fresh solver each; "
+          f"CPU-s per opener; extrapolation = mean x {n_all:,} openers", flush=True)
+    print(f"{'mode':<7}{'side':<5}{'mean':>8}{'median':>8}{'max':>9}{'all (CPU-h)':>13}", flush=True)
+    out: dict[str, dict] = {}
+    ok = True
+    for mode in [m for m in args.modes.split(",") if m]:
+        res = {name: run_side(root, args.lexicon, mode, openers) for name, root in sides}
+        for name, rows in res.items():
+            s = summary(rows, n_all)
+            print(f"{mode:<7}{name:<5}{s['mean']:>8.2f}{s['median']:>8.2f}{s['max']:>9.2f}"
+                  f"{s['all_cpu_h']:>13.1f}", flush=True)
+        if "old" in res:
+            new_mean = summary(res["new"], n_all)["mean"]
+            old_mean = summary(res["old"], n_all)["mean"]
+            print(f"{mode:<7}old/new mean ratio: {old_mean / new_mean:.1f}x", flush=True)
+            bad = [(a["opener"], a["total"], b["total"]) for a, b in zip(res["new"], res["old"], strict=True)
+                   if a["total"] != b["total"]]
+            if bad:
+                ok = False
+                print(f"{mode}: TOTALS DIFFER (opener, new, old): {bad}", flush=True)
+        out[mode] = res
+    if args.json:
+        Path(args.json).write_text(json.dumps(out, indent=1))
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,333 @@
+"""Positions: what is known after some guesses, in words.
+
+A :class:`Position` is built from a history of ``(guess, feedback)`` pairs, in normal
+or hard mode, and answers in words: the candidates still possible, the guesses that
+are legal, whether it is solved. :meth:`Position.play` returns a new position (the
+old one is unchanged), like ``board.push`` in python-chess but without mutation.
+
+Underneath is the engine's :class:`~wordle_core.game.state.GameState` (``.state``),
+which every strategy, search and analysis reads; nothing here re-implements a rule.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
+from functools import cached_property
+from typing import NamedTuple
+
+from wordle_core.api.feedback import Feedback, LexiconLike, as_lexicon
+from wordle_core.errors import FeedbackError, WordleError
+from wordle_core.game.feedback import parse_feedback
+from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.state import GameState, parse_history
+
+
+class Turn(NamedTuple):
+    """One played guess and the feedback it got."""
+
+    guess: str
+    feedback: Feedback
+
+    def to_dict(self) -> dict[str, str]:
+        """``{"guess": ..., "feedback": ...}``.
+
+        >>> Turn("salet", Feedback("bybgb")).to_dict()
+        {'guess': 'salet', 'feedback': 'bybgb'}
+        """
+        return {"guess": self.guess, "feedback": str(self.feedback)}
+
+
+History = str | Sequence[tuple[str, str]]
+"""``[("salet", "bybgb"), ...]`` or the CLI's ``"salet:bybgb,crony:bbbbb"``."""
+
+
+class Position:
+    """A game position: lexicon, mode and history, checked on construction.
+
+    Words are case-insensitive; an unknown word, bad feedback, a hard-mode violation
+    or a history no answer fits raises a :class:`~wordle_core.errors.WordleError`
+    subclass with one clear line.
+
+    >>> pos = Position([("salet", "bybgb")])
+    >>> pos
+    Position('salet:bybgb', lexicon='wordle', hard=False)
+    >>> pos.remaining, pos.candidates
+    (7, ('abbey', 'agree', 'aider', 'amber', 'anger', 'annex', 'apnea'))
+    >>> pos.play("borna", "ybyby").candidates
+    ('amber',)
+    >>> Position("salet:bybgb,crony:bbbbb").remaining
+    Traceback (most recent call last):
+    ...
+    wordle_core.errors.InconsistentHistoryError: no wordle answer fits crony:bbbbb after the earlier feedback
+    """
+
+    def __init__(self, history: History = (), *, lexicon: LexiconLike = "wordle", hard: bool = False) -> None:
+        lex = as_lexicon(lexicon)
+        state = GameState.new(lex, hard, pattern_matrix(lex))
+        for word, fb in _pairs(history):
+            state = state.apply(lex.guess_id(word), _code(fb, lex))
+        self._state = state
+
+    @classmethod
+    def from_state(cls, state: GameState) -> Position:
+        """Wrap an engine :class:`GameState` (no checks: the state is valid by construction)."""
+        pos = cls.__new__(cls)
+        pos._state = state
+        return pos
+
+    # --- what the position is ------------------------------------------------------------
+    @property
+    def state(self) -> GameState:
+        """The engine's state, for the lower-level API (strategies, trees, search)."""
+        return self._state
+
+    @property
+    def lexicon(self) -> Lexicon:
+        """The game's word lists."""
+        return self._state.lexicon
+
+    @property
+    def hard(self) -> bool:
+        """Hard mode: revealed hints must be used in every later guess."""
+        return self._state.hard
+
+    @cached_property
+    def history(self) -> tuple[Turn, ...]:
+        """The guesses played so far with their feedback."""
+        length = self.lexicon.length
+        return tuple(Turn(self.lexicon.guesses[g], Feedback.from_code(p, length))
+                     for g, p in self._state.history)
+
+    @property
+    def turn(self) -> int:
+        """Number of guesses played."""
+        return self._state.turn
+
+    @property
+    def guesses_left(self) -> int:
+        """Guesses still allowed by the game's limit (6 for Wordle)."""
+        return self._state.guesses_left
+
+    @property
+    def is_solved(self) -> bool:
+        """The last guess was all green."""
+        return self._state.solved
+
+    @property
+    def is_over(self) -> bool:
+        """Solved, or out of guesses.
+
+        >>> Position("crane:ggggg").is_over
+        True
+        """
+        return self.is_solved or self.guesses_left <= 0
+
+    @property
+    def remaining(self) -> int:
+        """How many answers are still possible."""
+        return self._state.n_candidates
+
+    @cached_property
+    def candidates(self) -> tuple[str, ...]:
+        """The answers still possible, alphabetical."""
+        return tuple(self._state.candidate_words())
+
+    @cached_property
+    def legal_guesses(self) -> tuple[str, ...]:
+        """Every word that may be guessed now (in hard mode: those using every hint).
+
+        >>> hard = Position([("salet", "bybgb")], hard=True)
+        >>> len(hard.legal_guesses) < len(Position().legal_guesses)
+        True
+        """
+        words = self.lexicon.guesses
+        return tuple(words[int(r)] for r in self._state.legal_rows)
+
+    def is_legal(self, guess: str) -> bool:
+        """May ``guess`` be played now? (Unknown words are not legal.)
+
+        >>> hard = Position([("salet", "bybgb")], hard=True)
+        >>> hard.is_legal("amber"), hard.is_legal("crane"), hard.is_legal("zzzzz")
+        (True, False, False)
+        """
+        word = guess.strip().lower()
+        row = self.lexicon.guess_index.get(word)
+        if row is None:
+            return False
+        return not self.hard or self._state.constraints.violation(self.lexicon, row) is None
+
+    # --- moves ---------------------------------------------------------------------------
+    def play(self, guess: str, feedback: str) -> Position:
+        """The position after ``guess`` got ``feedback`` (this one is unchanged).
+
+        >>> Position(hard=True).play("salet", "bybgb").play("crane", "bbbbb")
+        Traceback (most recent call last):
+        ...
+        wordle_core.errors.HardModeViolation: hard mode: 'crane' is not allowed: 4th letter must be E
+        """
+        lex = self.lexicon
+        return Position.from_state(self._state.apply(lex.guess_id(guess), _code(feedback, lex)))
+
+    def play_against(self, guess: str, answer: str) -> Position:
+        """The position after ``guess`` when the hidden answer is ``answer``.
+
+        >>> Position().play_against("salet", "amber").history[-1].feedback
+        Feedback('bybgb')
+        """
+        lex = self.lexicon
+        return Position.from_state(self._state.play(lex.guess_id(guess), lex.answer_id(answer)))
+
+    def best_guesses(self, strategy: str = "entropy", n: int = 5) -> list[GuessScore]:
+        """Shortcut for :func:`wordle_core.best_guesses` on this position.
+
+        >>> [g.word for g in Position("salet:bybgb").best_guesses(n=3)]
+        ['borna', 'dorba', 'ender']
+        """
+        return best_guesses(self, strategy=strategy, n=n)
+
+    # --- value semantics -------------------------------------------------------------------
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready summary (snake_case keys).
+
+        >>> Position("salet:bybgb,borna:ybyby").to_dict()  # doctest: +NORMALIZE_WHITESPACE
+        {'lexicon': 'wordle', 'hard': False,
+         'history': [{'guess': 'salet', 'feedback': 'bybgb'}, {'guess': 'borna', 'feedback': 'ybyby'}],
+         'remaining': 1, 'candidates': ['amber'], 'solved': False}
+        """
+        return {
+            "lexicon": self.lexicon.name, "hard": self.hard,
+            "history": [t.to_dict() for t in self.history],
+            "remaining": self.remaining, "candidates": list(self.candidates), "solved": self.is_solved,
+        }
+
+    def _key(self) -> tuple[str, bool, tuple[tuple[int, int], ...]]:
+        return (self.lexicon.fingerprint, self.hard, self._state.history)
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Position):
+            return NotImplemented
+        return self._key() == other._key()
+
+    def __hash__(self) -> int:
+        return hash(self._key())
+
+    def __repr__(self) -> str:
+        hist = ",".join(f"{t.guess}:{t.feedback}" for t in self.history)
+        return f"Position({hist!r}, lexicon={self.lexicon.name!r}, hard={self.hard})"
+
+
+def candidates(history: History | Position = (), *, lexicon: LexiconLike = "wordle",
+               hard: bool = False) -> list[str]:
+    """The answers still possible after ``history`` (or in a :class:`Position`).
+
+    >>> candidates([("salet", "bybgb"), ("borna", "ybyby")])
+    ['amber']
+    >>> len(candidates())
+    2315
+    """
+    pos = history if isinstance(history, Position) else Position(history, lexicon=lexicon, hard=hard)
+    return list(pos.candidates)
+
+
+@dataclass(frozen=True)
+class GuessScore:
+    """One candidate next guess with the numbers that judge it in its position.
+
+    ``entropy_bits``: expected information of the feedback; ``expected_size``: expected
+    number of answers left (a winning guess's own bucket counts as one);
+    ``largest_bucket``: answers left in the worst case; ``buckets``: distinct feedbacks;
+    ``is_candidate``: it may be the answer; ``is_pick``: the strategy's own choice.
+    """
+
+    word: str
+    entropy_bits: float
+    expected_size: float
+    largest_bucket: int
+    buckets: int
+    is_candidate: bool
+    is_pick: bool
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form (the field names as keys).
+
+        >>> best_guesses(Position("salet:bybgb"), n=1)[0].to_dict()  # doctest: +NORMALIZE_WHITESPACE
+        {'word': 'borna', 'entropy_bits': 2.8074, 'expected_size': 1.0, 'largest_bucket': 1,
+         'buckets': 7, 'is_candidate': False, 'is_pick': True}
+        """
+        return asdict(self)
+
+
+def best_guesses(position: Position | History, strategy: str = "entropy", n: int = 5, *,
+                 opener: str | None = None) -> list[GuessScore]:
+    """The ``n`` best next guesses: the strategy's pick first, then the runners-up.
+
+    Runners-up are ranked by expected information plus the chance of winning now,
+    ties to a possible answer, then alphabetical: the ranking of ``wordle-lab
+    suggest`` (this calls the same engine function, so both always agree). A solved
+    position has no next guess (empty list). ``strategy`` is any name that
+    ``wordle-lab strategies`` lists. In the empty position the strategy's own choice
+    is searched for, which for ``default`` (a look-ahead over every opener) takes
+    seconds; ``opener`` names the first guess to propose instead.
+
+    >>> for g in best_guesses([("salet", "bybgb")], n=3):
+    ...     print(g.word, g.entropy_bits, g.expected_size, g.largest_bucket, g.is_candidate)
+    borna 2.8074 1.0 1 False
+    dorba 2.8074 1.0 1 False
+    ender 2.8074 1.0 1 False
+    >>> best_guesses("crane:ggggg")
+    []
+    """
+    from wordle_core.interactive.suggest import suggest
+    from wordle_core.strategies import get_strategy
+
+    if n < 1:
+        raise WordleError(f"n must be at least 1, not {n}")
+    pos = position if isinstance(position, Position) else Position(position)
+    first = pos.lexicon.guess_id(opener) if opener is not None else None
+    found = suggest(pos.state, get_strategy(strategy), top=n, opener=first)
+    return [GuessScore(o.word, o.entropy_bits, o.expected_remaining, o.largest_bucket, o.buckets,
+                       o.can_be_answer, o.pick) for o in found.options]
+
+
+@dataclass(frozen=True)
+class StrategyInfo:
+    """A registered strategy: the ``name`` that :func:`best_guesses` and :func:`simulate` take."""
+
+    name: str
+    summary: str
+    source: str
+    deterministic: bool
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form (the field names as keys)."""
+        return asdict(self)
+
+
+def list_strategies() -> list[StrategyInfo]:
+    """Every registered strategy, alphabetical (what ``wordle-lab strategies`` lists).
+
+    >>> names = [s.name for s in list_strategies()]
+    >>> {"default", "entropy", "expected-size", "minimax"} <= set(names), names == sorted(names)
+    (True, True)
+    """
+    from wordle_core.strategies import list_strategies as registered
+
+    return [StrategyInfo(str(r["name"]), str(r["summary"]), str(r["source"]), bool(r["deterministic"]))
+            for r in registered()]
+
+
+def _pairs(history: History) -> list[tuple[str, str]]:
+    if isinstance(history, str):
+        return list(parse_history(history))
+    out: list[tuple[str, str]] = []
+    for item in history:
+        if not (isinstance(item, tuple | list) and len(item) == 2):
+            raise FeedbackError(f"history item {item!r} must be a (guess, feedback) pair")
+        out.append((str(item[0]), item[1]))
+    return out
+
+
+def _code(feedback: str, lexicon: Lexicon) -> int:
+    return parse_feedback(str(feedback), lexicon.length)

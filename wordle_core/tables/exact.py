@@ -1,0 +1,92 @@
+"""Tables of proven optimal totals: the ``optimal_rank`` output and the shipped values.
+
+* ``optimal_rank`` (written by ``wordle-lab optimal --rank K``): one row per allowed
+  opener: its rank among the ``K`` best (exact totals), or the exact total / lower bound
+  that proves it is worse than the ``K``-th. Avro (schema :data:`RANK_SCHEMA`) + CSV.
+* the shipped tables ``wordle_core/data/exact/<lexicon>-<mode>.csv`` (and ``.avro``):
+  exact totals of every opener computed so far by ``pipelines.optimal`` (see
+  ``wordle_core/data/exact/README.md`` for how and when). :func:`shipped_values` reads
+  them; an opener not there is simply not known yet.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import fastavro
+
+from wordle_core.files import atomic_write_bytes, atomic_write_text
+from wordle_core.search.exact import INF, OpenerRanking
+
+RANK_SCHEMA = fastavro.parse_schema({
+    "type": "record", "name": "OptimalRank", "namespace": "org.wordlelab.v1",
+    "doc": "Proven ranking of every opener by its exact total (wordle-lab optimal --rank K).",
+    "fields": [
+        {"name": "lexicon", "type": "string", "doc": "lexicon name"},
+        {"name": "mode", "type": "string", "doc": "'normal' or 'hard'"},
+        {"name": "guess_pool", "type": "string", "doc": "guesses the search may play: all / answers"},
+        {"name": "k", "type": "int", "doc": "how many best openers were ranked exactly"},
+        {"name": "opener", "type": "string", "doc": "the first guess"},
+        {"name": "rank", "type": ["null", "int"],
+         "doc": "1..k among the k best (ties alphabetical); null for every other opener"},
+        {"name": "total", "type": ["null", "long"],
+         "doc": "exact minimal total over every answer; null when only a bound was needed or "
+                "no strategy wins every game (see proof)"},
+        {"name": "lower_bound", "type": ["null", "long"],
+         "doc": "proven lower bound of the total (= total when exact; > the k-th total for "
+                "openers proven worse by a bound); null: no strategy wins every game"},
+        {"name": "proof", "type": "string",
+         "doc": "'exact' (total proven), 'bound' (lower_bound > the k-th total), "
+                "'no-win' (proven: no strategy wins every game within the limit)"},
+        {"name": "cpu_seconds", "type": "double", "doc": "CPU time spent on this opener"},
+    ],
+})
+
+RANK_FIELDS = ["lexicon", "mode", "guess_pool", "k", "opener", "rank", "total", "lower_bound",
+               "proof", "cpu_seconds"]
+
+
+def rank_records(res: OpenerRanking, lexicon: str, mode: str, pool: str) -> list[dict[str, Any]]:
+    """One record per opener (top k first, then by bound, then alphabetical)."""
+    out = []
+    for o in res.openers:
+        won = o.total is not None and o.total < INF
+        out.append({"lexicon": lexicon, "mode": mode, "guess_pool": pool, "k": res.k,
+                    "opener": o.opener, "rank": o.rank, "total": o.total if won else None,
+                    "lower_bound": o.lower_bound if o.lower_bound < INF else None,
+                    "proof": o.proof, "cpu_seconds": round(o.cpu_seconds, 4)})
+    return out
+
+
+def write_rank(records: list[dict[str, Any]], avro_path: str, csv_path: str) -> None:
+    """The ranking as Avro and CSV (each written to a temporary name, then renamed)."""
+    buf = io.BytesIO()
+    fastavro.writer(buf, RANK_SCHEMA, records, codec="deflate")
+    atomic_write_bytes(avro_path, buf.getvalue())
+    text = io.StringIO()
+    w = csv.DictWriter(text, fieldnames=RANK_FIELDS, lineterminator="\n")
+    w.writeheader()
+    w.writerows(records)
+    atomic_write_text(csv_path, text.getvalue())
+
+
+@cache
+def shipped_values(lexicon: str, mode: str) -> dict[str, int | None]:
+    """Exact totals shipped with the package: opener -> total (None: no guaranteed win).
+
+    Empty when nothing is shipped for this lexicon and mode. Openers missing from the
+    table are not computed yet (the tables are filled in by resumable runs).
+    """
+    try:
+        text = resources.files("wordle_core.data").joinpath(
+            f"exact/{lexicon}-{mode}.csv").read_text(encoding="utf-8")
+    except (FileNotFoundError, OSError):
+        return {}
+    out: dict[str, int | None] = {}
+    for row in csv.DictReader(io.StringIO(text)):
+        out[row["opener"]] = int(row["total"]) if row["total"] else None
+    return out
