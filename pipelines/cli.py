@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from wordle_core.cli import OneLineParser
+from wordle_core.errors import OneLineParser
 
 from . import jobs
 from .cloud import check_cloud_args
