@@ -98,17 +98,19 @@ def exact_hard_verdict(lex: Lexicon, opener_row: int, matrix: np.ndarray,
                        node_budget: int | None) -> Record:
     """Exact hard-mode feasibility of one opener (:func:`wordle_core.search.hard.hard_verdict`).
 
-    ``node_budget`` None: not asked for, the verdict is ``unknown`` with a note saying
-    why, never a guess.
+    ``node_budget`` 0: the complete search (always decides); N > 0: at most N OR nodes
+    (``unknown`` when they do not decide); None: not asked for, the verdict is
+    ``unknown`` with a note saying why, never a guess.
     """
     if node_budget is None:
         return {"exact_verdict": "unknown", "exact_note": "exact search not requested",
                 "exact_seconds": 0.0, "exact_nodes": 0}
     t0 = time.perf_counter()
-    res = hard_verdict(lex, opener_row, matrix, node_budget)
+    res = hard_verdict(lex, opener_row, matrix, node_budget or None)
+    how = f"node budget {node_budget}" if node_budget else "complete search"
     return {
         "exact_verdict": str(res["verdict"]),
-        "exact_note": f"wordle_core.search.hard.hard_verdict, node budget {node_budget}",
+        "exact_note": f"wordle_core.search.hard.hard_verdict, {how}",
         "exact_seconds": float(res.get("seconds", time.perf_counter() - t0)),
         "exact_nodes": int(res.get("nodes", 0)),
     }
