@@ -1,6 +1,6 @@
 """Full-opener (or sampled) exact hard-mode verdicts, fanned out over worker processes.
 
-The stand-in for the ``hard`` Beam pipeline while that is not on main: every worker
+A process-pool companion to the ``hard`` Beam pipeline (:mod:`pipelines.hard`): every worker
 keeps one :class:`wordle_core.search.hard.HardSolver` (and its memo) for all the openers it
 is given. Writes one JSON line per opener as it finishes (``OUT.partial``; renamed to
 ``OUT`` when the run completes, and a rerun resumes from the partial file), then prints

@@ -13,7 +13,7 @@ import sys
 import time
 from collections.abc import Sequence
 
-from wordle_core.cli import OneLineParser
+from wordle_core.errors import OneLineParser
 
 from . import jobs
 from .cloud import check_cloud_args
@@ -57,12 +57,18 @@ def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
             p.add_argument("--games", action="store_true", help="also write every game (games table)")
         if prog.endswith("hard"):
             p.add_argument("--exact-budget", type=int, dest="exact_budget", metavar="NODES",
-                           help="also run wordle_core.search.hard's exact search with this node budget")
+                           help="node budget of the exact hard-mode search per opener, for a quick "
+                                "partial answer (default 0: the complete search, every verdict "
+                                "decided)")
 
     ns, beam_args = _parse(prog, argv, play=True, extra=extra, about=about)
     cfg = config_from(ns)
     if getattr(ns, "exact_budget", None) is not None:
+        if ns.exact_budget < 0:
+            raise ConfigError("--exact-budget must be 0 (complete search) or a positive node count")
         cfg = dataclasses.replace(cfg, exact_node_budget=ns.exact_budget)
+    elif prog.endswith("hard") and cfg.exact_node_budget is None:
+        cfg = dataclasses.replace(cfg, exact_node_budget=0)  # the hard pipeline decides every opener
     res = jobs.run_play(cfg, tables_of(cfg, ns), beam_args, ns)
     print(jobs.describe(res))
     return 0

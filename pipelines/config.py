@@ -261,12 +261,16 @@ def build_config(path: str | Path | None = None, **flags: Any) -> JobConfig:
         elif key == "top_report":
             changes["top_report"] = _int(value, where, 1, 10_000)
         elif key == "exact_hard":
+            # true / {}: the complete search (0 = no node budget); {node_budget: N}: a quick
+            # partial answer (unknown where N OR nodes do not decide); false: not asked for
             if value in (None, False):
                 changes["exact_node_budget"] = None
+            elif value is True:
+                changes["exact_node_budget"] = 0
             elif isinstance(value, dict) and set(value) <= {"node_budget"}:
-                changes["exact_node_budget"] = _int(value.get("node_budget", 100_000), where, 1)
+                changes["exact_node_budget"] = _int(value.get("node_budget", 0), where, 0)
             else:
-                raise ConfigError(f"{where}: expected {{node_budget: N}} or false")
+                raise ConfigError(f"{where}: expected true, false or {{node_budget: N}}")
         else:
             raise ConfigError(f"{where}: unknown setting")
     if path is not None and "openers" not in merged and "score_openers" not in merged:

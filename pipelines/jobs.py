@@ -7,6 +7,7 @@ one line and exit code 2 instead of a worker traceback.
 
 from __future__ import annotations
 
+import contextlib
 from typing import Any
 
 from wordle_core.game.lexicon import Lexicon, load_lexicon
@@ -36,11 +37,13 @@ def select_rows(lex: Lexicon, sel: OpenerSelection, output: str | None = None) -
     extras = [lex.guess_id(w) for w in sel.words]  # unknown word -> clear error
     if sel.kind == "list":
         return sorted(set(extras))
-    if output:
-        from wordle_core.tables.load import install_opener_scores
+    scores = None
+    if output and sel.top:
+        from wordle_core.tables.load import TableError, load_opener_scores
 
-        install_opener_scores(lex, output, missing_ok=True)
-    top = [lex.guess_index[w] for w in top_openers(lex, sel.top, sel.by)] if sel.top else []
+        with contextlib.suppress(TableError):  # no complete table there yet: computed instead
+            scores = load_opener_scores(lex, output)
+    top = [lex.guess_index[w] for w in top_openers(lex, sel.top, sel.by, scores)] if sel.top else []
     return sorted(set(top) | set(extras))
 
 
@@ -76,18 +79,35 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
     check_strategies(cfg.strategies)
     if rows is None:
         rows = select_rows(lex, cfg.openers, cfg.output)
-    spec = transforms.LexiconSpec.of(lex)
-    mpath = getattr(ns, "matrix_path", None)
-    play = transforms.PlayOpeners(spec, rows, list(cfg.strategies), list(cfg.modes), tables,
-                                  cfg.worst_games, cfg.exact_node_budget, mpath)
+    label, play = play_transform(transforms.LexiconSpec.of(lex), rows, cfg, tables,
+                                 getattr(ns, "matrix_path", None))
     n_items = len(play.elements)
 
     def build(p, pdir):
         play.fn.progress_dir = pdir
-        return p | "PlayOpeners" >> play
+        return p | label >> play
 
     return execute(build, cfg.output, tables, beam_args, total=n_items,
                    desc=f"{len(rows)} openers x {len(cfg.strategies)} strategies", **_common(cfg, ns))
+
+
+def play_transform(spec: transforms.LexiconSpec, rows: list[int], cfg: JobConfig, tables: list[str],
+                   matrix_path: str | None) -> tuple[str, transforms.PlayOpeners]:
+    """The named composite transform that writes ``tables``, with its label.
+
+    ``OpenerSummaries`` (+ games), ``HardVerdicts`` or ``DecisionTrees``; the main job,
+    which writes several kinds in one pass over the openers, uses ``PlayOpeners``.
+    """
+    s, m = list(cfg.strategies), list(cfg.modes)
+    kw: dict[str, Any] = {"worst_games": cfg.worst_games, "exact_node_budget": cfg.exact_node_budget,
+                          "matrix_path": matrix_path}
+    if "opener_summaries" in tables and set(tables) <= {"opener_summaries", "games"}:
+        return "OpenerSummaries", transforms.OpenerSummaries(spec, rows, s, m, games="games" in tables, **kw)
+    if list(tables) == ["hard_verdicts"]:
+        return "HardVerdicts", transforms.HardVerdicts(spec, rows, s, **kw)
+    if list(tables) == ["trees"]:
+        return "DecisionTrees", transforms.DecisionTrees(spec, rows, s, m, **kw)
+    return "PlayOpeners", transforms.PlayOpeners(spec, rows, s, m, tables, **kw)
 
 
 def describe(res: RunResult) -> str:

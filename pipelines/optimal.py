@@ -332,7 +332,7 @@ def _add_args(p) -> None:
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Entry point (``python -m pipelines.optimal``); returns the exit code."""
-    from wordle_core.cli import OneLineParser
+    from wordle_core.errors import OneLineParser
 
     from .options import add_job_args, config_from
     from .runner import execute

@@ -42,6 +42,8 @@ import pandas as pd
 from wordle_core.errors import WordleError
 from wordle_core.tables.frames import game_path, read_table, tables_in
 
+from .report_html import GROUP, group_order
+
 # measure -> (column, higher is better)
 MEASURES = {
     "mean": ("mean_guesses", False),
@@ -57,7 +59,6 @@ SCORE_MEASURES = {
     "largest": ("largest_bucket", False),
     "buckets": ("buckets", True),
 }
-GROUP = ["lexicon", "strategy", "mode"]
 
 
 class ReportError(WordleError):
@@ -221,10 +222,6 @@ def _group_label(key: tuple) -> str:
     return f"{key[0]} · {key[1]} · {key[2]} mode"
 
 
-def _group_order(key: tuple) -> tuple:
-    return (key[0], key[1], {"normal": 0, "hard": 1}.get(key[2], 2), key[2])
-
-
 def _grid(n: int, ncols: int) -> tuple[int, int]:
     ncols = max(1, min(ncols, n))
     return (n + ncols - 1) // ncols, ncols
@@ -248,7 +245,7 @@ def plots(summaries: pd.DataFrame, ranks: pd.DataFrame, top: int = 5) -> dict[st
 
     hist_cols = [c for c in ranks.columns if c.startswith("solved_in_")] + ["unsolved"]
     limit = len(hist_cols) - 1
-    groups = sorted(ranks.groupby(GROUP).groups, key=_group_order)
+    groups = sorted(ranks.groupby(GROUP).groups, key=group_order)
     by_group = {key: g for key, g in ranks.groupby(GROUP)}
     modes = len({key[2] for key in groups})  # one column per mode: normal, then hard
     out: dict[str, bytes] = {}

@@ -204,8 +204,8 @@ class PlayOpenerFn(beam.DoFn):
         exact = None
         for name in self.strategies:
             strat = self.strats[(name, hard)]
-            if len(strat._memo) > MEMO_LIMIT:
-                strat._memo.clear()
+            if strat.memo_size() > MEMO_LIMIT:
+                strat.reset()
             t0 = time.perf_counter()
             tree = Tree.build(strat, GameState.new(self.lex, hard, self.matrix), row)
             self.seconds.update(int((time.perf_counter() - t0) * 1000))

@@ -13,18 +13,9 @@ import logging
 import pkgutil
 import sys
 
-from wordle_core.errors import WordleError
+from wordle_core.errors import EXIT_FAILURE, EXIT_USAGE, OneLineParser, one_line_errors
 
-EXIT_USAGE = 2
-EXIT_FAILURE = 1
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (``wordle-lab: error: ...``), exit 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
-        raise SystemExit(EXIT_USAGE)
+__all__ = ["EXIT_FAILURE", "EXIT_USAGE", "OneLineParser", "build_parser", "entry", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -64,21 +55,7 @@ def main(argv: list[str] | None = None) -> int:
     _show_engine_notes()
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        rc = args.func(args)
-    except WordleError as exc:
-        sys.stderr.write(f"wordle-lab: error: {exc}\n")
-        return int(getattr(exc, "exit_code", EXIT_USAGE))
-    except KeyboardInterrupt:
-        sys.stderr.write("wordle-lab: interrupted\n")
-        return 130
-    except BrokenPipeError:
-        return 0
-    except OSError as exc:  # the machine failed us (disk full, I/O error): one line, exit 1
-        where = f": {exc.filename}" if exc.filename else ""
-        sys.stderr.write(f"wordle-lab: error: {exc.strerror or exc}{where}\n")
-        return EXIT_FAILURE
-    return int(rc or 0)
+    return one_line_errors(lambda: args.func(args), parser.prog)
 
 
 def entry() -> None:

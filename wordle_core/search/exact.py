@@ -227,7 +227,7 @@ class ExactSolver:
         d = self.limit - st.turn
         cg, cn = self.obligations(st)
         root_ub = self._root_ub(cands, st) if beta <= INF else None
-        out, starts, sizes, pats = kn._split(self._mt, cands, int(opener), self._green, lex.n_patterns)
+        out, starts, sizes, pats = kn.bucket_split(self._mt, cands, int(opener), self._green, lex.n_patterns)
         total = len(cands)
         rem = int(sum(1 if m == 1 else 2 * m - 1 for m in sizes))
         bar = None

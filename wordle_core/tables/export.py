@@ -24,7 +24,6 @@ import csv
 import glob
 import html
 import io
-import os
 from pathlib import Path
 
 import numpy as np
@@ -274,9 +273,3 @@ def tree_from_tables(
         except (OSError, ValueError, KeyError, TypeError) as exc:
             raise WordleError(f"cannot read trees table {str(f)!r}: {exc}") from None
     return None
-
-
-def default_tables_dir() -> Path | None:
-    """``$WORDLE_LAB_OUTPUTS`` or ``./outputs`` when it exists (where the pipelines write)."""
-    p = Path(os.environ.get("WORDLE_LAB_OUTPUTS", "outputs"))
-    return p if p.is_dir() else None

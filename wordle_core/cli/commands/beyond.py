@@ -13,6 +13,7 @@ import sys
 
 from wordle_core.cli.common import (
     BOARDS,
+    DEFAULT_STRATEGY,
     GAMES,
     LIMIT,
     SEED,
@@ -23,29 +24,23 @@ from wordle_core.cli.common import (
     coloured_guess,
     lexicon_from,
     matrix_for,
+    outputs_dir,
     print_histogram,
     print_json,
+    strategy_for,
     use_colour,
     word_arg,
 )
 from wordle_core.errors import WordleError
 from wordle_core.files import atomic_write_text
 from wordle_core.game.feedback import int_to_digits, pattern_to_emoji, pattern_to_str
+from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import parse_history
-from wordle_core.strategies import REGISTRY
-from wordle_core.strategies import prior as _prior  # noqa: F401  (registers the prior-* strategies)
-from wordle_core.strategies.base import _load_all
-
-
-def default_strategy_name() -> str:
-    """``default`` (the project's best strategy) when registered, else ``entropy``."""
-    _load_all()
-    return "default" if "default" in REGISTRY else "entropy"
 
 
 def _strategy_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategy", default=None,
-                   help="strategy that gives the best guess (default: 'default' if available, else entropy)")
+                   help=f"strategy that gives the best guess (default: {DEFAULT_STRATEGY!r})")
 
 
 def _prior_arg(p: argparse.ArgumentParser) -> None:
@@ -53,10 +48,11 @@ def _prior_arg(p: argparse.ArgumentParser) -> None:
                    help="weight answers by a prior (entropy/expected-size become prior-*); default none")
 
 
-def _strategy_from(args: argparse.Namespace):
+def _strategy_from(args: argparse.Namespace, lex: Lexicon):
     from wordle_core.strategies.prior import strategy_with_prior
 
-    return strategy_with_prior(args.strategy or default_strategy_name(), getattr(args, "prior", None))
+    name, prior = args.strategy or DEFAULT_STRATEGY, getattr(args, "prior", None)
+    return strategy_with_prior(name, prior) if prior else strategy_for(name, lex)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -131,7 +127,7 @@ def cmd_review(args: argparse.Namespace) -> int:
     from wordle_core.analysis.review import format_review, review_game
 
     lex = lexicon_from(args)
-    strat = _strategy_from(args)
+    strat = _strategy_from(args, lex)
     history = parse_history(args.history)
     if len(history) > lex.max_guesses:
         raise WordleError(f"a {lex.name} game has at most {lex.max_guesses} guesses; "
@@ -149,17 +145,17 @@ def cmd_tree(args: argparse.Namespace) -> int:
     from wordle_core.analysis.simulate import default_opener
     from wordle_core.game.state import GameState
     from wordle_core.game.tree import Tree
-    from wordle_core.tables.export import default_tables_dir, find_tree_tables, render, tree_from_tables
+    from wordle_core.tables.export import find_tree_tables, render, tree_from_tables
 
     check_output_file(args.output, "--output")
     lex = lexicon_from(args)
-    strat = _strategy_from(args)
+    strat = _strategy_from(args, lex)
     strategy = strat.name
     opener = lex.normalise(args.opener) if args.opener else default_opener(lex, args.hard)
     mat = matrix_for(lex)
     tree = None
     if not args.no_table:
-        where = args.table if args.table else default_tables_dir()
+        where = args.table if args.table else (outputs_dir() if outputs_dir().is_dir() else None)
         files = find_tree_tables(where)
         if args.table and not files:
             raise WordleError(f"no trees Avro files at {args.table!r}")

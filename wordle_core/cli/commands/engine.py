@@ -18,6 +18,8 @@ from wordle_core.cli.common import (
     matrix_for,
     print_histogram,
     print_json,
+    strategy_for,
+    strategy_tables,
     use_colour,
     word_arg,
 )
@@ -133,7 +135,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
     tree = _load_tree(args, lex) if args.tree else None
     if args.opener:
         lex.normalise(args.opener)
-    report, tree = simulate(lex, args.strategy, args.opener, args.hard, matrix_for(lex), tree=tree)
+    report, tree = simulate(lex, args.strategy, args.opener, args.hard, matrix_for(lex), tree=tree,
+                            **strategy_tables(args.strategy, lex))
     if args.save_tree:
         tree.save_json(args.save_tree)
     if args.json:
@@ -154,7 +157,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         return run_boards("solve", args)
     lex = lexicon_from(args)
     answer = lex.answer_id(args.answer)
-    strat = get_strategy(args.strategy)
+    strat = strategy_for(args.strategy, lex)
     state = GameState.new(lex, args.hard, matrix_for(lex))
     guess = lex.guess_id(args.opener) if args.opener else lex.guess_id(default_opener(lex, args.hard))
     steps = []
