@@ -1,8 +1,11 @@
 # Two commands for a fresh machine: `make run` (the main job) and `make test`.
-# Both create .venv if missing and install the project (with its dev tools) into it.
+# Both create .venv if missing. `make run` installs only what the main job needs (no GCP
+# stack); `make test` adds the dev tools and the `gcp` extra (Dataflow client + Beam's
+# stager tools), so the tests also build the Dataflow job graph and stage the package.
 VENV    ?= .venv
 PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed-stamp
+DEV_STAMP := $(VENV)/.installed-dev-stamp
 PYTHON  ?= python3
 
 .PHONY: run test lint bench clean
@@ -10,16 +13,20 @@ PYTHON  ?= python3
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install -q --upgrade pip
-	$(PY) -m pip install -q -e ".[dev]"
+	$(PY) -m pip install -q -e .
 	touch $(STAMP)
+
+$(DEV_STAMP): pyproject.toml $(STAMP)
+	$(PY) -m pip install -q -e ".[dev,gcp]"
+	touch $(DEV_STAMP)
 
 run: $(STAMP)
 	$(VENV)/bin/wordle-lab run --config configs/default.yaml
 
-test: $(STAMP)
+test: $(DEV_STAMP)
 	$(PY) -m pytest -q
 
-lint: $(STAMP)
+lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check wordle_core pipelines tests benchmarks
 
 # The engine's figures; the pipeline, exact, hard and solver benchmarks take arguments

@@ -137,12 +137,14 @@ class Meter:
     def __init__(self) -> None:
         self.cells = 0
         self.seconds = 0.0
+        self.cpu = 0.0
         self.real = greedy.bucket_stats
 
     def __call__(self, matrix, rows, cands, n_patterns):
-        t = time.perf_counter()
+        t, c = time.perf_counter(), time.process_time()
         out = self.real(matrix, rows, cands, n_patterns)
         self.seconds += time.perf_counter() - t
+        self.cpu += time.process_time() - c
         self.cells += (matrix.shape[0] if rows is None else len(rows)) * len(cands)
         return out
 
@@ -221,13 +223,16 @@ def main() -> int:
             ups = meter.cells / meter.seconds
             bytes_read = meter.cells * mt.itemsize  # one pattern read per bucket update
             bound = bytes_read * per_byte
-            print(f"  inside the new kernel: {meter.cells:,} bucket updates in {meter.seconds:.2f} s = "
-                  f"{ups / 1e9:.2f} G updates/s ({meter.seconds / t_new:.0%} of the tree time)")
+            print(f"  inside the new kernel: {meter.cells:,} bucket updates in {meter.seconds:.2f} s wall = "
+                  f"{ups / 1e9:.2f} G updates/s; {meter.cpu:.2f} CPU-s = {meter.cells / meter.cpu / 1e9:.2f} "
+                  f"G updates/CPU-s ({meter.seconds / t_new:.0%} of the tree time)")
             print(f"  streaming bound for those {bytes_read / 1e9:.2f} GB (numpy sum at "
                   f"{1 / per_byte / 1e9:.1f} GB/s): {bound:.3f} s; the kernel takes "
-                  f"{meter.seconds / bound:.1f}x that")
+                  f"{meter.seconds / bound:.1f}x that wall, {meter.cpu / bound:.1f}x in CPU time")
+        cores = 2 * games / c_new  # two single-threaded workers, each at the CPU rate
         print(f"  30.0 M games ({len(lex.guesses):,} x {n_a:,}) at the new rate: "
-              f"{all_games / g_new / 60:.1f} min wall (old: {all_games / g_old / 60:.1f} min)")
+              f"{all_games / g_new / 60:.1f} min wall (old: {all_games / g_old / 60:.1f} min); "
+              f"{all_games / cores / 60:.1f} min on 2 idle cores at the CPU rate ({cores:,.0f} games/s)")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak memory of this process (both kernels, matrix + transposed copy): {peak:,.0f} MB "
           "[target <= 600 MB per worker]")

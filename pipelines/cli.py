@@ -14,11 +14,12 @@ import time
 from collections.abc import Sequence
 from pathlib import Path
 
-from wordle_core.cli import OneLineParser
+from wordle_core.errors import OneLineParser
 
 from . import jobs
+from .cloud import check_cloud_args
 from .config import ConfigError, JobConfig
-from .options import add_job_args, add_resume_arg, config_from
+from .options import add_job_args, add_resume_arg, check_beam_args, config_from
 
 
 def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about: str = ""):
@@ -30,6 +31,8 @@ def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about:
     if extra:
         extra(p)
     ns, beam_args = p.parse_known_args(list(sys.argv[1:] if argv is None else argv))
+    check_beam_args(beam_args)  # an unknown flag fails here, before any output exists
+    check_cloud_args(beam_args)  # Dataflow: staging tools present, service reachable (seconds)
     return ns, beam_args
 
 
@@ -78,12 +81,18 @@ def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
             p.add_argument("--games", action="store_true", help="also write every game (games table)")
         if prog.endswith("hard"):
             p.add_argument("--exact-budget", type=int, dest="exact_budget", metavar="NODES",
-                           help="also run wordle_core.search.hard's exact search with this node budget")
+                           help="node budget of the exact hard-mode search per opener, for a quick "
+                                "partial answer (default 0: the complete search, every verdict "
+                                "decided)")
 
     ns, beam_args = _parse(prog, argv, play=True, extra=extra, about=about)
     cfg = config_from(ns)
     if getattr(ns, "exact_budget", None) is not None:
+        if ns.exact_budget < 0:
+            raise ConfigError("--exact-budget must be 0 (complete search) or a positive node count")
         cfg = dataclasses.replace(cfg, exact_node_budget=ns.exact_budget)
+    elif prog.endswith("hard") and cfg.exact_node_budget is None:
+        cfg = dataclasses.replace(cfg, exact_node_budget=0)  # the hard pipeline decides every opener
     res = jobs.run_play(cfg, tables_of(cfg, ns), beam_args, ns)
     print(jobs.describe(res))
     return 0

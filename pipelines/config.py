@@ -3,8 +3,11 @@
 A config says *what* (lexicon, openers, strategies, modes, tables, where to write);
 *how* (runner, workers, cluster address) stays in Beam's own options, so one config
 runs on the laptop, on Dask or on Dataflow unchanged. Flags override the file and
-are enough on their own. Every mistake (missing file, bad YAML, unknown key, bad
-value) raises :class:`ConfigError`: one line, exit code 2.
+are enough on their own. Every mistake (missing file, bad YAML, a duplicated or
+unknown key, a value of the wrong type or out of range, an empty file, a file that does
+not say which openers to play, an unknown lexicon, strategy or opener word) raises
+:class:`ConfigError` naming the file and key (or the flag): one line, exit code 2,
+before anything is computed or written.
 
 Opener selections (YAML ``openers:`` or ``--openers``):
 
@@ -74,6 +77,11 @@ class JobConfig:
     source: str = "<flags>"
 
 
+MAX_SHARDS = 1024
+"""Most Avro files per table: more only multiplies small files (and the driver's work)."""
+MAX_WORST_GAMES = 10_000
+MAX_WORKERS = 512
+
 _KEYS = {
     "lexicon", "output", "openers", "score_openers", "strategies", "modes", "outputs",
     "worst_games", "shards", "exact_hard", "top_report", "description",
@@ -142,10 +150,38 @@ def _names(value: Any, where: str, allowed: tuple[str, ...] | None = None) -> tu
     return names
 
 
-def _int(value: Any, where: str, lo: int) -> int:
-    if not isinstance(value, int) or isinstance(value, bool) or value < lo:
-        raise ConfigError(f"{where}: expected a whole number >= {lo}, got {value!r}")
+def _int(value: Any, where: str, lo: int, hi: int | None = None) -> int:
+    if not isinstance(value, int) or isinstance(value, bool) or value < lo or (hi is not None and value > hi):
+        span = f">= {lo}" if hi is None else f"from {lo} to {hi:,}"
+        raise ConfigError(f"{where}: expected a whole number {span}, got {value!r}")
     return value
+
+
+def check_int(value: int | None, flag: str, lo: int, hi: int | None = None) -> int | None:
+    """A numeric flag's value in range (None = not given), else :class:`ConfigError`."""
+    return None if value is None else _int(value, flag, lo, hi)
+
+
+class _UniqueKeyLoader(yaml.SafeLoader):
+    """PyYAML's safe loader, but a key given twice in one mapping is an error, not 'last wins'."""
+
+    def construct_mapping(self, node: yaml.MappingNode, deep: bool = False) -> dict:
+        seen: dict[Any, Any] = {}
+        for key_node, _ in node.value:
+            key = self.construct_object(key_node, deep=deep)
+            try:
+                first = seen.setdefault(key, key_node)
+            except TypeError:
+                continue  # unhashable key: the base class reports it
+            if first is not key_node:
+                raise yaml.constructor.ConstructorError(
+                    None, None, f"duplicate key {key!r} (first at line {first.start_mark.line + 1})",
+                    key_node.start_mark)
+        return super().construct_mapping(node, deep=deep)
+
+
+_UniqueKeyLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG,
+                                 _UniqueKeyLoader.construct_mapping)
 
 
 def load_config(path: str | Path | None) -> dict[str, Any]:
@@ -153,15 +189,20 @@ def load_config(path: str | Path | None) -> dict[str, Any]:
     if path is None:
         return {}
     p = Path(path)
-    text = read_text(p, "config", ConfigError)
+    text = read_text(p, "config", ConfigError).removeprefix("\ufeff")
     try:
-        data = yaml.safe_load(text)
+        data = yaml.load(text, Loader=_UniqueKeyLoader)
+    except yaml.constructor.ConstructorError as exc:
+        mark = exc.problem_mark
+        at = f" at line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"config {str(p)!r}{at}: {exc.problem}") from None
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         at = f" at line {mark.line + 1}" if mark is not None else ""
         raise ConfigError(f"config {str(p)!r} is not valid YAML{at}") from None
     if data is None:
-        data = {}
+        raise ConfigError(f"config {str(p)!r} is empty: say at least which openers to play "
+                          "(e.g. openers: [salet] or openers: all)")
     if not isinstance(data, dict):
         raise ConfigError(f"config {str(p)!r} must be a mapping of keys to values")
     unknown = sorted(set(data) - _KEYS)
@@ -177,14 +218,23 @@ def build_config(path: str | Path | None = None, **flags: Any) -> JobConfig:
     src = str(path) if path else "<flags>"
     cfg = JobConfig(source=src)
     changes: dict[str, Any] = {}
-    merged = {**data, **{k: v for k, v in flags.items() if v is not None}}
+    given = {k: v for k, v in flags.items() if v is not None}
+    merged = {**data, **given}
+    where_of = lambda key: (f"config {src!r}: {key}" if key in data and key not in given
+                            else f"--{key.replace('_', '-')}")
     for key, value in merged.items():
-        where = f"{src}: {key}" if key in data and key not in flags else f"--{key.replace('_', '-')}"
+        where = where_of(key)
         if key == "description":
+            if key in data and value is not None and not isinstance(value, str):
+                raise ConfigError(f"{where}: expected text")
             continue
         if key == "lexicon":
+            from wordle_core.game.lexicon import BUILTINS
+
             if not isinstance(value, str) or not value:
                 raise ConfigError(f"{where}: expected a lexicon name")
+            if value not in BUILTINS:
+                raise ConfigError(f"{where}: unknown lexicon {value!r}; choose one of {', '.join(BUILTINS)}")
             changes["lexicon"] = value
         elif key == "output":
             if not isinstance(value, str) or not value:
@@ -193,24 +243,80 @@ def build_config(path: str | Path | None = None, **flags: Any) -> JobConfig:
         elif key in ("openers", "score_openers"):
             changes[key] = parse_openers(value, where)
         elif key == "strategies":
+            from wordle_core.strategies import list_strategies
+
+            known = [str(r["name"]) for r in list_strategies()]
             changes["strategies"] = _names(value, where)
+            for n in changes["strategies"]:
+                if n not in known:
+                    raise ConfigError(f"{where}: unknown strategy {n!r}; choose one of {', '.join(known)}")
         elif key == "modes":
             changes["modes"] = _names(value, where, MODES)
         elif key == "outputs":
             changes["outputs"] = _names(value, where, OUTPUTS)
         elif key == "worst_games":
-            changes["worst_games"] = _int(value, where, 0)
+            changes["worst_games"] = _int(value, where, 0, MAX_WORST_GAMES)
         elif key == "shards":
-            changes["shards"] = _int(value, where, 1)
+            changes["shards"] = _int(value, where, 1, MAX_SHARDS)
         elif key == "top_report":
-            changes["top_report"] = _int(value, where, 1)
+            changes["top_report"] = _int(value, where, 1, 10_000)
         elif key == "exact_hard":
+            # true / {}: the complete search (0 = no node budget); {node_budget: N}: a quick
+            # partial answer (unknown where N OR nodes do not decide); false: not asked for
             if value in (None, False):
                 changes["exact_node_budget"] = None
+            elif value is True:
+                changes["exact_node_budget"] = 0
             elif isinstance(value, dict) and set(value) <= {"node_budget"}:
-                changes["exact_node_budget"] = _int(value.get("node_budget", 100_000), where, 1)
+                changes["exact_node_budget"] = _int(value.get("node_budget", 0), where, 0)
             else:
-                raise ConfigError(f"{where}: expected {{node_budget: N}} or false")
+                raise ConfigError(f"{where}: expected true, false or {{node_budget: N}}")
         else:
             raise ConfigError(f"{where}: unknown setting")
-    return dataclasses.replace(cfg, **changes)
+    if path is not None and "openers" not in merged and "score_openers" not in merged:
+        raise ConfigError(f"config {src!r} does not say which openers to play: add openers: "
+                          "(a list, {top: N}, or 'all' for every guess) or give --openers")
+    cfg = dataclasses.replace(cfg, **changes)
+    _check_words(cfg, where_of)
+    return cfg
+
+
+def _check_words(cfg: JobConfig, where_of: Any) -> None:
+    """Every opener word named is an allowed guess of the config's lexicon."""
+    if not (cfg.openers.words or cfg.score_openers.words):
+        return
+    from wordle_core.game.lexicon import load_lexicon
+
+    lex = load_lexicon(cfg.lexicon)
+    for key in ("openers", "score_openers"):
+        for w in getattr(cfg, key).words:
+            try:
+                lex.normalise(w)
+            except WordleError as exc:
+                raise ConfigError(f"{where_of(key)}: {exc}") from None
+
+
+def check_flags(ns: Any, cfg: JobConfig | None = None) -> None:
+    """The pipeline flags that are not config keys, checked before anything starts.
+
+    ``--dask-workers`` from 1 to :data:`MAX_WORKERS`, ``--exact-budget`` >= 1, and a local
+    ``--matrix-path`` that exists and holds ``cfg``'s lexicon's matrix (verified as the
+    workers will; a remote ``gs://`` path is verified by the workers when they read it).
+    """
+    check_int(getattr(ns, "dask_workers", None), "--dask-workers", 1, MAX_WORKERS)
+    check_int(getattr(ns, "exact_budget", None), "--exact-budget", 1)
+    mpath = getattr(ns, "matrix_path", None)
+    if mpath is not None:
+        if not mpath.strip():
+            raise ConfigError("--matrix-path: expected a file path")
+        if "://" not in mpath and not Path(mpath).is_file():
+            what = "is a directory" if Path(mpath).is_dir() else "does not exist"
+            raise ConfigError(f"--matrix-path {mpath!r} {what}")
+        if "://" not in mpath and cfg is not None:
+            from wordle_core.game.lexicon import load_lexicon
+            from wordle_core.game.matrix import read_matrix
+
+            try:
+                read_matrix(mpath, load_lexicon(cfg.lexicon), where=f"--matrix-path {mpath!r}")
+            except OSError as exc:
+                raise ConfigError(f"--matrix-path {mpath!r}: {exc.strerror or exc}") from None

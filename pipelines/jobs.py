@@ -41,11 +41,13 @@ def select_rows(lex: Lexicon, sel: OpenerSelection, output: str | None = None) -
     extras = [lex.guess_id(w) for w in sel.words]  # unknown word -> clear error
     if sel.kind == "list":
         return sorted(set(extras))
-    if output:
-        from wordle_core.tables.load import install_opener_scores
+    scores = None
+    if output and sel.top:
+        from wordle_core.tables.load import TableError, load_opener_scores
 
-        install_opener_scores(lex, output, missing_ok=True)
-    top = [lex.guess_index[w] for w in top_openers(lex, sel.top, sel.by)] if sel.top else []
+        with contextlib.suppress(TableError):  # no complete table there yet: computed instead
+            scores = load_opener_scores(lex, output)
+    top = [lex.guess_index[w] for w in top_openers(lex, sel.top, sel.by, scores)] if sel.top else []
     return sorted(set(top) | set(extras))
 
 
@@ -150,8 +152,8 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
     own = gen is None
     if own:
         gen = open_generation(cfg, ns, beam_args, "play:" + ",".join(tables))
-    spec = transforms.LexiconSpec.of(lex)
-    mpath = getattr(ns, "matrix_path", None)
+    label, play = play_transform(transforms.LexiconSpec.of(lex), rows, cfg, tables,
+                                 getattr(ns, "matrix_path", None))
     work, store, stage = play_stage(cfg, lex, rows, tables, gen)
     reuse = store.done() if gen.resumed else set()
     if progress is None:
@@ -160,9 +162,9 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
         progress.add(stage)
 
     def build(p, pdir):
-        fn = transforms.PlayOpenerFn(spec, list(cfg.strategies), list(cfg.modes), tables, cfg.worst_games,
-                                     cfg.exact_node_budget, mpath, pdir)
-        return p | "PlayOpeners" >> ResumableShards(store, work, fn, reuse)
+        # the named composite's DoFn, over resumable shards of its (opener, mode) items
+        play.fn.progress_dir = pdir
+        return p | label >> ResumableShards(store, work, play.fn, reuse)
 
     with _guard(gen, own):
         res = execute(build, gen, tables, beam_args, progress=progress, stage=stage.name,
@@ -186,6 +188,25 @@ def _guard(gen: Generation, own: bool):
         if own:
             gen.release()
         raise as_failure(exc, gen, "publishing failed") from exc
+
+
+def play_transform(spec: transforms.LexiconSpec, rows: list[int], cfg: JobConfig, tables: list[str],
+                   matrix_path: str | None) -> tuple[str, transforms.PlayOpeners]:
+    """The named composite transform that writes ``tables``, with its label.
+
+    ``OpenerSummaries`` (+ games), ``HardVerdicts`` or ``DecisionTrees``; the main job,
+    which writes several kinds in one pass over the openers, uses ``PlayOpeners``.
+    """
+    s, m = list(cfg.strategies), list(cfg.modes)
+    kw: dict[str, Any] = {"worst_games": cfg.worst_games, "exact_node_budget": cfg.exact_node_budget,
+                          "matrix_path": matrix_path}
+    if "opener_summaries" in tables and set(tables) <= {"opener_summaries", "games"}:
+        return "OpenerSummaries", transforms.OpenerSummaries(spec, rows, s, m, games="games" in tables, **kw)
+    if list(tables) == ["hard_verdicts"]:
+        return "HardVerdicts", transforms.HardVerdicts(spec, rows, s, **kw)
+    if list(tables) == ["trees"]:
+        return "DecisionTrees", transforms.DecisionTrees(spec, rows, s, m, **kw)
+    return "PlayOpeners", transforms.PlayOpeners(spec, rows, s, m, tables, **kw)
 
 
 def describe(res: RunResult) -> str:

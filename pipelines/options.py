@@ -14,7 +14,7 @@ import contextlib
 from collections.abc import Sequence
 from typing import Any
 
-from .config import ConfigError, JobConfig, build_config
+from .config import ConfigError, JobConfig, build_config, check_flags
 
 LOCAL_RUNNER_ARGS = ["--runner=DirectRunner", "--direct_running_mode=multi_processing",
                      "--direct_num_workers=0"]
@@ -53,7 +53,10 @@ def config_from(ns: argparse.Namespace, **fixed: Any) -> JobConfig:
     flags = {k: getattr(ns, k, None) for k in ("lexicon", "output", "openers", "strategies", "modes",
                                                 "worst_games", "shards")}
     flags.update(fixed)
-    return build_config(getattr(ns, "config", None), **flags)
+    check_flags(ns)
+    cfg = build_config(getattr(ns, "config", None), **flags)
+    check_flags(ns, cfg)
+    return cfg
 
 
 def _beam_parser() -> argparse.ArgumentParser:

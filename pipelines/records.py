@@ -60,14 +60,6 @@ def game_of(tree: Tree, answer: int) -> Record:
     }
 
 
-def worst_answers(tree: Tree, k: int) -> list[int]:
-    """The ``k`` longest games' answers, ties alphabetical (the order ``simulate`` uses)."""
-    answers = tree.answers
-    lengths = tree.lengths()
-    order = np.lexsort((answers, -lengths))
-    return [int(answers[i]) for i in order[:k]]
-
-
 def summary_record(tree: Tree, worst_k: int = 5) -> Record:
     """``opener_summaries`` record: histogram, mean, max, failures, win rates, worst games."""
     L = tree.lexicon
@@ -86,7 +78,7 @@ def summary_record(tree: Tree, worst_k: int = 5) -> Record:
         "win_in_3_rate": float((lengths <= 3).mean()) if n else 0.0,
         "win_in_6_rate": float((lengths <= 6).mean()) if n else 0.0,
         "tree_nodes": len(tree.guess),
-        "worst_games": [game_of(tree, a) for a in worst_answers(tree, worst_k)],
+        "worst_games": [game_of(tree, a) for a in tree.longest_games(worst_k)],
     }
 
 
@@ -106,17 +98,19 @@ def exact_hard_verdict(lex: Lexicon, opener_row: int, matrix: np.ndarray,
                        node_budget: int | None) -> Record:
     """Exact hard-mode feasibility of one opener (:func:`wordle_core.search.hard.hard_verdict`).
 
-    ``node_budget`` None: not asked for, the verdict is ``unknown`` with a note saying
-    why, never a guess.
+    ``node_budget`` 0: the complete search (always decides); N > 0: at most N OR nodes
+    (``unknown`` when they do not decide); None: not asked for, the verdict is
+    ``unknown`` with a note saying why, never a guess.
     """
     if node_budget is None:
         return {"exact_verdict": "unknown", "exact_note": "exact search not requested",
                 "exact_seconds": 0.0, "exact_nodes": 0}
     t0 = time.perf_counter()
-    res = hard_verdict(lex, opener_row, matrix, node_budget)
+    res = hard_verdict(lex, opener_row, matrix, node_budget or None)
+    how = f"node budget {node_budget}" if node_budget else "complete search"
     return {
         "exact_verdict": str(res["verdict"]),
-        "exact_note": f"wordle_core.search.hard.hard_verdict, node budget {node_budget}",
+        "exact_note": f"wordle_core.search.hard.hard_verdict, {how}",
         "exact_seconds": float(res.get("seconds", time.perf_counter() - t0)),
         "exact_nodes": int(res.get("nodes", 0)),
     }
@@ -126,7 +120,7 @@ def verdict_record(tree: Tree, exact: Record) -> Record:
     """``hard_verdicts`` record of a hard-mode tree plus the opener's exact verdict."""
     L = tree.lexicon
     lengths = tree.lengths()
-    worst = worst_answers(tree, 1)
+    worst = tree.longest_games(1)
     return {
         **_base(tree),
         "wins_all": bool((lengths <= L.max_guesses).all()),

@@ -42,6 +42,8 @@ import pandas as pd
 from wordle_core.errors import WordleError
 from wordle_core.tables.frames import game_path, read_table, tables_in
 
+from .report_html import GROUP, group_order
+
 # measure -> (column, higher is better)
 MEASURES = {
     "mean": ("mean_guesses", False),
@@ -57,7 +59,6 @@ SCORE_MEASURES = {
     "largest": ("largest_bucket", False),
     "buckets": ("buckets", True),
 }
-GROUP = ["lexicon", "strategy", "mode"]
 
 
 class ReportError(WordleError):
@@ -221,10 +222,6 @@ def _group_label(key: tuple) -> str:
     return f"{key[0]} · {key[1]} · {key[2]} mode"
 
 
-def _group_order(key: tuple) -> tuple:
-    return (key[0], key[1], {"normal": 0, "hard": 1}.get(key[2], 2), key[2])
-
-
 def _grid(n: int, ncols: int) -> tuple[int, int]:
     ncols = max(1, min(ncols, n))
     return (n + ncols - 1) // ncols, ncols
@@ -248,7 +245,7 @@ def plots(summaries: pd.DataFrame, ranks: pd.DataFrame, top: int = 5) -> dict[st
 
     hist_cols = [c for c in ranks.columns if c.startswith("solved_in_")] + ["unsolved"]
     limit = len(hist_cols) - 1
-    groups = sorted(ranks.groupby(GROUP).groups, key=_group_order)
+    groups = sorted(ranks.groupby(GROUP).groups, key=group_order)
     by_group = {key: g for key, g in ranks.groupby(GROUP)}
     modes = len({key[2] for key in groups})  # one column per mode: normal, then hard
     out: dict[str, bytes] = {}
@@ -381,6 +378,18 @@ def optimal_values(input_dir: str | Path) -> dict[tuple[str, str, str], int]:
     return out
 
 
+def exact_values(ranks: pd.DataFrame, input_dir: str | Path) -> dict[tuple[str, str, str], int]:
+    """Proven optima for the report: the package's shipped tables, then the run's own."""
+    from wordle_core.tables.exact import shipped_values
+
+    out: dict[tuple[str, str, str], int] = {}
+    for lex, mode in sorted(set(zip(ranks["lexicon"], ranks["mode"], strict=True))):
+        for opener, total in shipped_values(lex, mode).items():
+            out[(lex, mode, opener)] = -1 if total is None else int(total)
+    out.update(optimal_values(input_dir))
+    return out
+
+
 def build_report(input_dir: str | Path, output_dir: str | Path) -> list[Path]:
     """Read every table under ``input_dir``, write the report files into ``output_dir``."""
     from pipelines.report_html import render_html, report_data
@@ -406,7 +415,7 @@ def build_report(input_dir: str | Path, output_dir: str | Path) -> list[Path]:
             pngs = plots(summaries, ranks)
             files.update(pngs)
             title = str(src.resolve())
-            data = report_data(ranks, summaries, verdicts, summary, optimal_values(src), title)
+            data = report_data(ranks, summaries, verdicts, summary, exact_values(ranks, src), title)
             files["index.html"] = render_html(data, pngs, title)
         if scores is not None and len(scores):
             files["opener_scores.csv"] = csv(score_table(scores))

@@ -68,14 +68,17 @@ def verdicts_by_opener(verdicts: pd.DataFrame | None) -> dict[tuple[str, str], t
     return out
 
 
+def group_order(key: tuple) -> tuple:
+    """Sort key of a (lexicon, strategy, mode) group: normal mode before hard."""
+    return (key[0], key[1], {"normal": 0, "hard": 1}.get(key[2], 2), key[2])
+
+
 def report_data(ranks: pd.DataFrame, summaries: pd.DataFrame, verdicts: pd.DataFrame | None,
                 hard_summary: pd.DataFrame | None, optimal: dict[tuple[str, str, str], int] | None,
                 title: str) -> dict[str, Any]:
     """The JSON the page reads (see the module doc); ``ranks`` is ``rankings.csv``'s frame."""
-    from pipelines.report import _group_order
-
     hist_cols = [c for c in ranks.columns if c.startswith("solved_in_")] + ["unsolved"]
-    groups = sorted(ranks.groupby(GROUP).groups, key=_group_order)
+    groups = sorted(ranks.groupby(GROUP).groups, key=group_order)
     gidx = {g: i for i, g in enumerate(groups)}
     words: dict[str, int] = {}
 

@@ -40,6 +40,7 @@ from wordle_core.errors import WordleError
 from . import sink
 from .config import ConfigError
 from .options import DASK_RUNNER, check_beam_args, runner_name
+from .tempdirs import private_tempdir
 
 
 class PipelineError(WordleError):
@@ -453,6 +454,7 @@ def execute(
         progress = None
     args = list(beam_args)
     with contextlib.ExitStack() as stack:
+        stack.enter_context(private_tempdir())  # Beam's and Dask's temp dirs, removed at exit
         if dask_workers:
             address = stack.enter_context(local_dask_cluster(dask_workers))
             args = [a for a in args if not a.startswith(("--runner", "--dask_client_address"))]

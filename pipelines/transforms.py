@@ -15,7 +15,6 @@ travel as names (built-ins) or as their word lists, never as local file paths.
 
 from __future__ import annotations
 
-import io
 import os
 import time
 import uuid
@@ -27,7 +26,7 @@ import numpy as np
 from apache_beam.metrics import Metrics
 
 from wordle_core.game.lexicon import BUILTINS, Lexicon, load_lexicon
-from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.matrix import pattern_matrix, read_matrix
 
 from . import records
 
@@ -66,23 +65,32 @@ def worker_lexicon(spec: LexiconSpec) -> Lexicon:
     return _PROCESS[key]
 
 
+def worker_threads() -> None:
+    """Workers run one per core, so the engine's kernels use one thread each.
+
+    Threaded kernels in every worker would put two threads on each core; their
+    spin-waits then take CPU from the other workers (measured: half the CPU gain lost).
+    """
+    from wordle_core.kernels.buckets import set_threads
+
+    set_threads(1)
+
+
 def worker_matrix(lex: Lexicon, matrix_path: str | None) -> np.ndarray:
     """The pattern matrix, once per process: mmap a local file, else read via FileSystems."""
     key = ("matrix", lex.fingerprint, matrix_path)
     if key in _PROCESS:
         return _PROCESS[key]
     mat = None
-    if matrix_path:
+    if matrix_path:  # checked by the driver; a bad file here is the worker's error
         if os.path.exists(matrix_path):
-            mat = np.load(matrix_path, mmap_mode="r")
+            mat = read_matrix(matrix_path, lex, where=f"--matrix-path {matrix_path}")
         else:
             from apache_beam.io.filesystems import FileSystems
 
             if FileSystems.exists(matrix_path):
                 with FileSystems.open(matrix_path, compression_type="uncompressed") as fh:
-                    mat = np.load(io.BytesIO(fh.read()))
-        if mat is not None and mat.shape != (len(lex.guesses), len(lex.answers)):
-            mat = None  # a matrix of another lexicon: do not trust it
+                    mat = read_matrix(fh.read(), lex, where=f"--matrix-path {matrix_path}")
     if mat is None:
         mat = pattern_matrix(lex)  # local cache (built on a miss)
     _PROCESS[key] = mat
@@ -119,6 +127,7 @@ class ScoreBlockFn(beam.DoFn):
         self.scored = Metrics.counter(NAMESPACE, "openers_scored")
 
     def setup(self) -> None:
+        worker_threads()
         self.lex = worker_lexicon(self.spec)
         self.matrix = worker_matrix(self.lex, self.matrix_path)
         self.progress = _Progress(self.progress_dir)
@@ -178,6 +187,7 @@ class PlayOpenerFn(beam.DoFn):
     def setup(self) -> None:
         from wordle_core.strategies import get_strategy
 
+        worker_threads()
         self.lex = worker_lexicon(self.spec)
         self.matrix = worker_matrix(self.lex, self.matrix_path)
         key = ("strategies", self.spec, tuple(self.strategies))
@@ -196,8 +206,8 @@ class PlayOpenerFn(beam.DoFn):
         exact = None
         for name in self.strategies:
             strat = self.strats[(name, hard)]
-            if len(strat._memo) > MEMO_LIMIT:
-                strat._memo.clear()
+            if strat.memo_size() > MEMO_LIMIT:
+                strat.reset()
             t0 = time.perf_counter()
             tree = Tree.build(strat, GameState.new(self.lex, hard, self.matrix), row)
             self.seconds.update(int((time.perf_counter() - t0) * 1000))

@@ -22,8 +22,8 @@ from wordle_core.game.tree import Tree
 from wordle_core.strategies import get_strategy
 from wordle_core.tables.export import subtree_sizes, to_csv, to_dot, to_html, tree_from_tables
 
-# The pipeline's ``trees`` schema (pipelines/schemas.py on the pipelines branch), inlined so
-# this test checks the reader against the agreed layout without importing Beam code.
+# The fields of the pipeline's ``trees`` schema (pipelines/schemas.py) that the reader
+# uses, inlined so this test checks the reader against that layout on its own.
 TREES_SCHEMA = {
     "type": "record", "name": "DecisionTree", "namespace": "org.wordlelab.v1",
     "fields": [

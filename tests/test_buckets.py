@@ -198,3 +198,17 @@ def test_row_is_perfect_primitive(small_lex):
         stats = bucket_stats(mat, None, cands, small_lex.n_patterns)
         for g in range(0, len(small_lex.guesses), 37):
             assert buckets.row_is_perfect(mt, cands, g, seen, stamp) == bool(stats.perfect[g])
+
+
+def test_matrices_too_big_to_transpose_use_the_row_kernel(small_lex, monkeypatch):
+    """Above the size limit no transposed copy is made; the numbers stay the same."""
+    mat = np.array(pattern_matrix(small_lex))  # a fresh object: nothing cached for it
+    P = small_lex.n_patterns
+    rng = np.random.default_rng(10)
+    cands = np.sort(rng.choice(len(small_lex.answers), 40, replace=False))
+    expected = bucket_stats(np.array(mat), None, cands, P)
+    perfect = first_perfect_split(np.array(mat), np.arange(len(small_lex.guesses)), cands[:5], P)
+    monkeypatch.setattr(buckets, "_TRANSPOSE_MAX_BYTES", 0)
+    _same(bucket_stats(mat, None, cands, P), expected)
+    assert first_perfect_split(mat, np.arange(len(small_lex.guesses)), cands[:5], P) == perfect
+    assert not buckets._has_transposed(mat)

@@ -66,13 +66,13 @@ def test_memo_limit_and_reset_change_no_choice(small_lex) -> None:
     opener = small_lex.answers[3]
     free = get_strategy("default")
     want = build_tree(free, small_lex, opener).rows()
-    unbounded = free.cache_size
+    unbounded = free.memo_size()
     tight = get_strategy("default", memo_limit=20)
     assert build_tree(tight, small_lex, opener).rows() == want
     assert unbounded > 40
-    assert tight.cache_size < unbounded
+    assert tight.memo_size() < unbounded
     free.reset()
-    assert free.cache_size == 0
+    assert free.memo_size() == 0
     assert build_tree(free, small_lex, opener).rows() == want
     for hard in (False, True):
         s = get_strategy("default", memo_limit=5)

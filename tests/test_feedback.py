@@ -18,7 +18,7 @@ from wordle_core.game.feedback import (
     pattern_to_emoji,
     pattern_to_str,
 )
-from wordle_core.game.matrix import compute_patterns, pattern_matrix
+from wordle_core.game.matrix import _LOADED, compute_patterns, load_cached, pattern_dtype, pattern_matrix
 
 # Hand-checked cases, most of them repeated-letter traps.
 CASES = [
@@ -76,15 +76,20 @@ def test_matrix_matches_score_on_small_lexicon(small_lex) -> None:
 
 def test_matrix_cache_round_trip(small_lex, tmp_path) -> None:
     a = pattern_matrix(small_lex, directory=tmp_path)
-    files = list(tmp_path.glob("patterns-*.npy"))
+    files = list(tmp_path.glob("patterns-v2-*.wlm"))
     assert len(files) == 1 and not list(tmp_path.glob("*.tmp"))
-    loaded = np.load(files[0], mmap_mode="r")
+    _LOADED.clear()
+    loaded = load_cached(files[0], small_lex, full=True)
     assert np.array_equal(loaded, a)
 
 
-def test_uint16_for_long_words() -> None:
-    codes = np.zeros((2, 8), dtype=np.uint8)
-    assert compute_patterns(codes, codes).dtype == np.uint16
+@pytest.mark.parametrize(("length", "dtype"), [(5, np.uint8), (6, np.uint16), (10, np.uint16),
+                                               (11, np.uint32), (20, np.uint32), (21, np.uint64),
+                                               (40, np.uint64)])
+def test_pattern_dtype_follows_3_to_the_length(length, dtype) -> None:
+    codes = np.zeros((2, length), dtype=np.uint8)
+    assert pattern_dtype(length) is dtype and compute_patterns(codes, codes).dtype == dtype
+    assert int(compute_patterns(codes, codes)[0, 0]) == 3**length - 1  # all green, no overflow
 
 
 def test_encodings_round_trip() -> None:

@@ -161,3 +161,35 @@ def test_fewer_answers_never_turn_feasible_into_infeasible(tiny3: Lexicon) -> No
             assert small == FEASIBLE, tiny3.guesses[row]
         both.append((big, small))
     assert (INFEASIBLE, FEASIBLE) in both  # the subset really is easier somewhere
+
+
+@pytest.fixture(scope="module")
+def traps() -> Lexicon:
+    """Trap-rich lexicon: answers that share four letters with three others (``?ATCH``...),
+    so hard-mode verdicts with 5 guesses are mixed."""
+    full = load_lexicon("wordle")
+    groups: dict[str, list[str]] = {}
+    for w in full.answers:
+        for i in range(5):
+            groups.setdefault(w[:i] + "*" + w[i + 1:], []).append(w)
+    answers = sorted({w for g in groups.values() if len(g) >= 4 for w in g})[:220]
+    extra = [w for w in full.guesses[7::97] if w not in set(answers)][:140]
+    return Lexicon.build("traps", answers, answers + extra)
+
+
+def test_kernel_levels_agree_with_numpy_path(traps: Lexicon) -> None:
+    """Positions with 4 guesses left go to solve_four (which runs the 3-left test below
+    it with a shared splitter cache), 3 left to solve_three; the plain numpy recursion
+    must decide every position the same way."""
+    lex = traps
+    mat = pattern_matrix(lex)
+    fast, slow = HardSolver(lex, mat), HardSolver(lex, mat, use_kernel=False)
+    cands = np.arange(len(lex.answers))
+    got = []
+    for r in range(0, len(lex.guesses), 23):
+        for k in (4, 5):
+            a = fast.guess_wins(cands, HardConstraints(), k, r)
+            b = slow.guess_wins(cands, HardConstraints(), k, r)
+            assert a.verdict == b.verdict, (lex.guesses[r], k)
+            got.append((k, a.verdict))
+    assert {v for k, v in got if k == 5} == {FEASIBLE, INFEASIBLE}

@@ -28,20 +28,20 @@ def out(tmp_path_factory):
     return d
 
 
-def test_opener_scores_from_avro_equal_engine(out, wordle, monkeypatch):
+def test_opener_scores_from_avro_equal_engine(out, wordle, small_lex, monkeypatch):
     loaded = tables.load_opener_scores(wordle, out)
     direct = openers.compute_opener_scores(wordle, pattern_matrix(wordle))
     for f in ("avg_eliminated", "avg_remaining", "entropy", "largest", "buckets"):
         assert np.array_equal(getattr(loaded, f), getattr(direct, f)), f
-    monkeypatch.setattr(openers, "_CACHE", {})
-    assert tables.install_opener_scores(wordle, out)
-    assert openers.opener_scores(wordle) is not direct
     monkeypatch.setattr(openers, "compute_opener_scores", lambda *a, **k: pytest.fail("recomputed"))
-    assert openers.top_openers(wordle, 3) == ["roate", "raise", "raile"]
+    assert openers.opener_scores(wordle, scores=loaded) is loaded
+    assert openers.top_openers(wordle, 3, scores=loaded) == ["roate", "raise", "raile"]
+    with pytest.raises(ValueError, match="rows"):
+        openers.opener_scores(small_lex, scores=loaded)  # another lexicon's table
 
 
 def test_missing_scores_table(tmp_path, wordle):
-    assert tables.install_opener_scores(wordle, tmp_path, missing_ok=True) is False
+    assert tables.find_opener_scores(wordle, tmp_path) is None
     with pytest.raises(tables.TableError, match="no opener_scores"):
         tables.load_opener_scores(wordle, tmp_path)
 
@@ -72,8 +72,8 @@ def test_simulate_cli_plays_from_avro(out, capsys):
     assert rep["averageTime"] == 0.0  # nothing was searched: the table was played
 
 
-def test_found_opener_scores(out, tmp_path, wordle, monkeypatch):
-    """The first *complete* table for the lexicon is installed; partial ones are skipped."""
+def test_found_opener_scores(out, tmp_path, wordle):
+    """The first *complete* table for the lexicon is found; partial ones are skipped."""
     import shutil
 
     from pipelines.sink import avro_bytes, shard_name
@@ -85,11 +85,10 @@ def test_found_opener_scores(out, tmp_path, wordle, monkeypatch):
     write_table(root / "a" / "opener_scores", "opener_scores",
                 {shard_name("opener_scores", 0, 1): (avro_bytes("opener_scores", partial), len(partial))})
     shutil.copytree(out / "opener_scores", root / "b" / "opener_scores")
-    monkeypatch.setattr(openers, "_CACHE", {})
-    assert tables.install_found_opener_scores(wordle, tmp_path / "nothing") is None
-    assert wordle.fingerprint not in openers._CACHE
-    assert tables.install_found_opener_scores(wordle, root) == root / "b"
-    assert wordle.fingerprint in openers._CACHE
+    assert tables.find_opener_scores(wordle, tmp_path / "nothing") is None
+    found = tables.find_opener_scores(wordle, root)
+    assert found is not None
+    assert np.array_equal(found.avg_eliminated, tables.load_opener_scores(wordle, out).avg_eliminated)
 
 
 def test_counters_and_summary_line(tmp_path):
@@ -102,11 +101,33 @@ def test_counters_and_summary_line(tmp_path):
     assert "2,315 games" in jobs.describe(res)
 
 
-def test_avg_eliminated_strategies_read_a_finished_table(out, wordle, monkeypatch):
-    """With a table under $WORDLE_LAB_OUTPUTS, `simple` plays from it and nothing is recomputed."""
-    monkeypatch.setattr(openers, "_CACHE", {})
-    monkeypatch.setenv("WORDLE_LAB_OUTPUTS", str(out.parent))
+def test_avg_eliminated_strategies_take_the_table(out, wordle, monkeypatch):
+    """`simple` plays from a table passed in as its option, and nothing is recomputed."""
+    loaded = tables.load_opener_scores(wordle, out)
     monkeypatch.setattr(openers, "compute_opener_scores", lambda *a, **k: pytest.fail("recomputed"))
-    report, _ = simulate(wordle, "simple", "salet", False, pattern_matrix(wordle))
+    report, _ = simulate(wordle, "simple", "salet", False, pattern_matrix(wordle), opener_scores=loaded)
     assert report["totalCount"] == 2315
-    assert openers._CACHE[wordle.fingerprint].avg_eliminated.shape == (len(wordle.guesses),)
+
+
+def test_the_engine_never_looks_for_tables(out, wordle, monkeypatch, tmp_path):
+    """$WORDLE_LAB_OUTPUTS and ./outputs are the CLI's business: the engine computes."""
+    monkeypatch.setenv("WORDLE_LAB_OUTPUTS", str(out.parent))
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "outputs").symlink_to(out, target_is_directory=True)
+    monkeypatch.setattr(openers, "_COMPUTED", {})
+    calls = []
+    real = openers.compute_opener_scores
+    monkeypatch.setattr(openers, "compute_opener_scores", lambda *a, **k: calls.append(1) or real(*a, **k))
+    assert openers.top_openers(wordle, 1, scores=None) == ["roate"]
+    assert calls == [1]
+
+
+def test_the_cli_finds_a_finished_table(out, monkeypatch, capsys):
+    """With a table under $WORDLE_LAB_OUTPUTS, `simulate --strategy simple` plays from it."""
+    import json
+
+    monkeypatch.setenv("WORDLE_LAB_OUTPUTS", str(out.parent))
+    monkeypatch.setattr(openers, "_COMPUTED", {})
+    monkeypatch.setattr(openers, "compute_opener_scores", lambda *a, **k: pytest.fail("recomputed"))
+    assert main(["simulate", "--strategy", "simple", "--opener", "salet", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["totalCount"] == 2315

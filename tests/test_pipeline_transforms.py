@@ -135,3 +135,24 @@ def test_play_elements_only_needed_modes():
     assert transforms.play_elements([1], ["normal"], ["opener_summaries", "hard_verdicts"]) == [
         (1, False), (1, True)]
     assert transforms.play_elements([1], ["hard", "normal"], ["trees"]) == [(1, False), (1, True)]
+
+
+def test_job_functions_use_the_named_transforms(small_lex):
+    """Each pipeline job runs its named composite; the main job's several tables one PlayOpeners."""
+    from pipelines.config import build_config
+    from pipelines.jobs import play_transform
+
+    spec = transforms.LexiconSpec.of(small_lex)
+    cfg = build_config(None, strategies="entropy", modes="normal,hard")
+    picks = {tuple(t): play_transform(spec, [0, 1], cfg, t, None)
+             for t in (["opener_summaries"], ["opener_summaries", "games"], ["hard_verdicts"], ["trees"],
+                       ["opener_summaries", "hard_verdicts"])}
+    assert {k: (label, type(tr).__name__) for k, (label, tr) in picks.items()} == {
+        ("opener_summaries",): ("OpenerSummaries", "OpenerSummaries"),
+        ("opener_summaries", "games"): ("OpenerSummaries", "OpenerSummaries"),
+        ("hard_verdicts",): ("HardVerdicts", "HardVerdicts"),
+        ("trees",): ("DecisionTrees", "DecisionTrees"),
+        ("opener_summaries", "hard_verdicts"): ("PlayOpeners", "PlayOpeners"),
+    }
+    assert picks[("opener_summaries", "games")][1].fn.tables == {"opener_summaries", "games"}
+    assert picks[("hard_verdicts",)][1].elements == [(0, True), (1, True)]

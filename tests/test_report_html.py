@@ -157,6 +157,12 @@ def test_hard_view_and_screenshots(report):
     for r in summary.itertuples():
         pill = f'<span class="pill {r.verdict}">{r.verdict}</span>'
         assert f"{r.lexicon}: {pill} {r.openers} of {r.of} openers" in dom
+    table = re.search(r'<table id="hard-table">.*?<tbody>(.*?)</tbody>', dom, re.S).group(1)
+    verdicts = re.findall(r'<tr><td class="l"><a class="op" href="#opener=(\w+)">.*?class="pill (\w+)"',
+                          table, re.S)
+    assert len(verdicts) == len(_openers(80))
+    order = {"feasible": 0, "unknown": 1, "infeasible": 2}
+    assert [order[v] for _, v in verdicts] == sorted(order[v] for _, v in verdicts)
     shots = Path(os.environ.get("WORDLE_LAB_SCREENSHOTS", report / "shots"))
     shots.mkdir(parents=True, exist_ok=True)
     for name, frag in (("report-ranking.png", ""), ("report-opener-trace.png", "#opener=trace"),

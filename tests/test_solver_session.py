@@ -6,9 +6,10 @@ import numpy as np
 import pytest
 from _solver_cli import cli, run_main, write_lexicon
 
+from wordle_core.cli.common import render
 from wordle_core.game.feedback import parse_feedback, score
 from wordle_core.game.matrix import pattern_matrix
-from wordle_core.interactive.session import AssistSession, PlaySession, render
+from wordle_core.interactive.session import AssistSession, PlaySession
 from wordle_core.strategies import get_strategy
 
 

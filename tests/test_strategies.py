@@ -141,3 +141,23 @@ def test_perfect_split_shortcut_changes_no_choice(small_lex, monkeypatch, name, 
     monkeypatch.setattr(greedy, "PERFECT_CHECK_MAX", 0)
     without = Tree.build(get_strategy(name), GameState.new(small_lex, hard), small_lex.guesses[7])
     assert with_shortcut.rows() == without.rows()
+
+
+@pytest.mark.parametrize("name", ["entropy", "minimax", "simple"])
+def test_cache_contract_bounded_resettable_and_choice_neutral(small_lex, name) -> None:
+    """memo_size() counts, reset() empties, memo_limit bounds; none of it changes a tree."""
+    from wordle_core.errors import WordleError
+    from wordle_core.strategies import get_strategy
+
+    opener = small_lex.guesses[5]
+    free = get_strategy(name)
+    want = Tree.build(free, GameState.new(small_lex), opener).rows()
+    assert free.memo_size() > 10
+    tight = get_strategy(name, memo_limit=3)
+    assert Tree.build(tight, GameState.new(small_lex), opener).rows() == want
+    assert 0 < tight.memo_size() <= 3
+    free.reset()
+    assert free.memo_size() == 0
+    assert Tree.build(free, GameState.new(small_lex), opener).rows() == want
+    with pytest.raises(WordleError, match="memo_limit"):
+        get_strategy(name, memo_limit=0)

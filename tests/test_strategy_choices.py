@@ -81,7 +81,7 @@ def test_same_choices_as_the_reference_path(small_lex, reference_kernels, monkey
     assert compared == len(STRATEGIES) * 300 and diffs == 0
     # the shortcut fired on some positions, so the comparison covered it
     monkeypatch.undo()
-    assert any(greedy.first_perfect_candidate(st) is None and st.n_candidates <= greedy.PERFECT_CHECK_MAX
+    assert any(greedy.first_perfect_candidate(st) is None and st.n_candidates <= greedy.PERFECT_POOL_MAX
                and greedy.first_perfect_split(mat, st.legal_rows, st.candidates, small_lex.n_patterns) >= 0
                for st in positions)
 

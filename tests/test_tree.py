@@ -52,3 +52,11 @@ def test_simulate_from_saved_tree(tmp_path) -> None:
     assert again["guessDistribution"] == first["guessDistribution"]
     assert again["totalGuesses"] == first["totalGuesses"]
     assert not list(tmp_path.glob("*.tmp"))
+
+
+def test_longest_games_order(small_lex) -> None:
+    """Longest first, ties alphabetical: the same order as sorting every game by hand."""
+    tree = Tree.build(get_strategy("minimax"), GameState.new(small_lex), small_lex.guesses[0])
+    by_hand = sorted(tree.answers.tolist(), key=lambda a: (-len(tree.path(a)), small_lex.answers[a]))
+    assert tree.longest_games(len(by_hand)) == by_hand
+    assert tree.longest_games(3) == by_hand[:3]

@@ -247,13 +247,37 @@
   // ---- hard mode, plots ---------------------------------------------------
   function renderHard() {
     const h = D.hard;
-    if (!h.length) { $("#view").innerHTML = "<h2>Hard mode</h2><p>No hard-mode verdicts in this run.</p>"; return; }
+    const hardRows = R.filter((r) => r.mode === "hard" && (state.lexicon === "*" || r.lexicon === state.lexicon));
+    const strategies = [...new Set(hardRows.map((r) => r.strategy))];
+    const by = new Map();
+    for (const r of hardRows) {
+      const k = r.lexicon + " " + r.opener;
+      if (!by.has(k)) by.set(k, { lexicon: r.lexicon, opener: r.opener, verdict: r.verdict, exact: r.exact, s: {} });
+      by.get(k).s[r.strategy] = r;
+    }
+    const order = { feasible: 0, unknown: 1, infeasible: 2 };
+    const best = (o) => Math.min(...Object.values(o.s).map((r) => r.fail * 1000 + r.mean));
+    const list = [...by.values()].sort((a, b) => (order[a.verdict] ?? 1) - (order[b.verdict] ?? 1) || best(a) - best(b)
+      || (a.opener < b.opener ? -1 : 1));
+    const cell = (r) => (!r ? "<td>–</td>" : `<td class="num">${r.fail ? `<span class="pill loses">${r.fail} lost</span>`
+      : '<span class="pill wins">wins all</span>'} ${fmt(r.mean, 3)}</td>`);
+    const table = hardRows.length ? `<h2>Openers in hard mode (${int(list.length)}; feasible first, then fewest losses, then mean)</h2>
+      <table id="hard-table"><thead><tr><th class="l">opener</th><th class="l">game</th><th class="l">can any strategy win all?</th>
+      <th>optimum</th>${strategies.map((x) => `<th>${esc(x)}: lost · mean</th>`).join("")}</tr></thead><tbody>
+      ${list.slice(0, 100).map((o) => `<tr><td class="l"><a class="op" href="#opener=${esc(o.opener)}">${esc(o.opener.toUpperCase())}</a></td>
+        <td class="l">${esc(o.lexicon)}</td><td class="l">${pill(o.verdict)}</td><td class="num">${o.exact === -1 ? "none" : int(o.exact)}</td>
+        ${strategies.map((x) => cell(o.s[x])).join("")}</tr>`).join("")}</tbody></table>
+      ${list.length > 100 ? `<p class="note">First 100 of ${int(list.length)}; the ranking (mode: hard) has them all.</p>` : ""}` : "";
     $("#view").innerHTML = `<h2>Hard mode: which openers can guarantee a win?</h2>
       <p class="note">NYT hard mode: greens stay in place, yellows must be reused. <b>feasible</b>: some strategy wins every
       game from the opener (proven by the exact search, or by a strategy of this run that did); <b>infeasible</b>: proven
       that none does; <b>unknown</b>: the search's budget ran out or it was not run.</p>
-      ${h.map((x) => `<div class="panel" style="margin-bottom:10px"><h3>${esc(x.lexicon)}: ${pill(x.verdict)} ${int(x.openers)} of ${int(x.of)} openers</h3>
-        <div class="words">${x.words.map((o) => `<a class="op" href="#opener=${esc(o)}">${esc(o)}</a>`).join(" ")}</div></div>`).join("")}`;
+      ${h.length ? "" : "<p>No hard-mode verdicts in this run.</p>"}
+      <div class="cards">${h.map((x) => `<div class="card"><div class="k">${esc(x.lexicon)}</div><div class="v">${pill(x.verdict)}
+        ${int(x.openers)} <small>of ${int(x.of)} openers</small></div></div>`).join("")}</div>
+      ${h.map((x) => `<details class="panel" style="margin-bottom:10px"><summary><b>${esc(x.lexicon)}: ${pill(x.verdict)} ${int(x.openers)} of ${int(x.of)} openers</b></summary>
+        <div class="words">${x.words.map((o) => `<a class="op" href="#opener=${esc(o)}">${esc(o)}</a>`).join(" ")}</div></details>`).join("")}
+      ${table}`;
   }
   function renderPlots() {
     $("#view").innerHTML = `<div class="plots">${D.plots.map(([name, what]) =>

@@ -70,10 +70,6 @@ class EvilHost:
         return pattern
 
     @property
-    def in_play(self) -> int:
-        return self.state.n_candidates
-
-    @property
     def solved(self) -> bool:
         return self.state.solved
 

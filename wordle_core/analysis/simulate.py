@@ -20,17 +20,18 @@ import numpy as np
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
+from wordle_core.search.openers import OpenerScores, top_openers
 from wordle_core.strategies import get_strategy
 
 
-def default_opener(lexicon: Lexicon, hard: bool = False) -> str:
-    """SALET where it exists (seed 004's and the optimum's opener), else the best by entropy."""
+def default_opener(lexicon: Lexicon, hard: bool = False, scores: OpenerScores | None = None) -> str:
+    """SALET where it exists (seed 004's and the optimum's opener), else the best by entropy.
+
+    ``scores``: the lexicon's opener table when the caller has one (else computed).
+    """
     if "salet" in lexicon.guess_index:
         return "salet"
-    from wordle_core.search.openers import opener_scores
-
-    scores = opener_scores(lexicon)
-    return lexicon.guesses[int(np.lexsort((np.arange(len(scores.entropy)), -np.round(scores.entropy, 9)))[0])]
+    return top_openers(lexicon, 1, by="entropy", scores=scores)[0]
 
 
 def simulate(
@@ -43,27 +44,33 @@ def simulate(
     max_guess_words: int = 14,
     **options: object,
 ) -> tuple[dict[str, object], Tree]:
-    """Play every answer; return (report, tree)."""
+    """Play every answer; return (report, tree).
+
+    ``options`` go to the strategy (:func:`~wordle_core.strategies.get_strategy`); an
+    ``opener_scores`` table among them also picks the default opener.
+    """
     t0 = time.perf_counter()
     if tree is None:
         strat = get_strategy(strategy, **options)
         state = GameState.new(lexicon, hard, matrix)
         strat.prepare(state)
         t0 = time.perf_counter()
-        tree = Tree.build(strat, state, opener or default_opener(lexicon, hard))
+        scores = options.get("opener_scores")
+        tree = Tree.build(strat, state, opener or default_opener(
+            lexicon, hard, scores if isinstance(scores, OpenerScores) else None))
     build_s = time.perf_counter() - t0
     return report_from_tree(tree, build_s, max_guess_words), tree
 
 
 def report_from_tree(tree: Tree, build_seconds: float = 0.0, max_guess_words: int = 14) -> dict[str, object]:
+    """Seed 002's solve-all report of a built tree (keys in the module docstring)."""
     lex = tree.lexicon
     answers = tree.answers
     lengths = tree.lengths()
     ms = np.array([tree.path_seconds(int(a)) * 1000.0 for a in answers])
     hist = Counter(int(x) for x in lengths)
     tbins = Counter(int(t // 10) * 10 for t in ms)
-    order = np.lexsort((answers, -lengths))
-    worst = [lex.answers[int(answers[i])] for i in order[:max_guess_words]]
+    worst = [lex.answers[a] for a in tree.longest_games(max_guess_words)]
     n = len(answers)
     return {
         "lexicon": lex.name,

@@ -9,20 +9,13 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import logging
 import pkgutil
 import sys
 
-from wordle_core.errors import WordleError
+from wordle_core.errors import EXIT_FAILURE, EXIT_USAGE, OneLineParser, one_line_errors
 
-EXIT_USAGE = 2
-
-
-class OneLineParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (``wordle-lab: error: ...``), exit 2."""
-
-    def error(self, message: str) -> None:  # type: ignore[override]
-        sys.stderr.write(f"{self.prog}: error: {message}\n")
-        raise SystemExit(EXIT_USAGE)
+__all__ = ["EXIT_FAILURE", "EXIT_USAGE", "OneLineParser", "build_parser", "entry", "main"]
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -39,20 +32,30 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+class _StderrHandler(logging.StreamHandler):
+    """Writes to whatever ``sys.stderr`` is at the time of the record (tests swap it)."""
+
+    def emit(self, record: logging.LogRecord) -> None:
+        self.stream = sys.stderr
+        super().emit(record)
+
+
+def _show_engine_notes() -> None:
+    """The engine reports notes (e.g. a corrupt cache file rebuilt) through ``logging``."""
+    log = logging.getLogger("wordle_core")
+    if not log.handlers:
+        handler = _StderrHandler()
+        handler.setFormatter(logging.Formatter("wordle-lab: note: %(message)s"))
+        log.addHandler(handler)
+        log.setLevel(logging.WARNING)
+        log.propagate = False
+
+
 def main(argv: list[str] | None = None) -> int:
+    _show_engine_notes()
     parser = build_parser()
     args = parser.parse_args(argv)
-    try:
-        rc = args.func(args)
-    except WordleError as exc:
-        sys.stderr.write(f"wordle-lab: error: {exc}\n")
-        return int(getattr(exc, "exit_code", EXIT_USAGE))  # 2 usage / bad input, 1 a failure
-    except KeyboardInterrupt as exc:  # 130 Ctrl-C, 143 SIGTERM (pipelines.runner.Interrupted)
-        sys.stderr.write(f"wordle-lab: interrupted{getattr(exc, 'detail', '')}\n")
-        return int(getattr(exc, "exit_code", 130))
-    except BrokenPipeError:
-        return 0
-    return int(rc or 0)
+    return one_line_errors(lambda: args.func(args), parser.prog)
 
 
 def entry() -> None:

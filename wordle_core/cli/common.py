@@ -6,13 +6,90 @@ import argparse
 import json
 import os
 import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
+from wordle_core.game.feedback import int_to_digits, pattern_to_emoji, pattern_to_str
 from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, Lexicon, resolve_lexicon
 from wordle_core.game.matrix import pattern_matrix
 
+if TYPE_CHECKING:
+    from wordle_core.interactive.session import Out
+    from wordle_core.search.openers import OpenerScores
+    from wordle_core.strategies.base import Strategy
+
 DEFAULT_STRATEGY = "default"
+MAX_BOARDS = 64
+MAX_SEED = 2**63 - 1
+
+
+def int_in(lo: int, hi: int | None = None):
+    """An argparse ``type``: a whole number from ``lo`` (to ``hi``), else a one-line usage error."""
+
+    def parse(text: str) -> int:
+        value = int(text)  # a ValueError is argparse's "invalid int value: 'x'"
+        if value < lo or (hi is not None and value > hi):
+            span = f"at least {lo:,}" if hi is None else f"from {lo:,} to {hi:,}"
+            raise argparse.ArgumentTypeError(f"must be {span}, got {value:,}")
+        return value
+
+    parse.__name__ = "int"
+    return parse
+
+
+BOARDS = int_in(1, MAX_BOARDS)
+SEED = int_in(0, MAX_SEED)
+GAMES = int_in(1, 10**8)
+LIMIT = int_in(1, 1000)
+
+
+def word_arg(text: str) -> str:
+    """An argparse ``type``: a non-empty word (``--opener ''`` is an error, not 'the default')."""
+    if not text.strip():
+        raise argparse.ArgumentTypeError("expected a word, got an empty string")
+    return text
+
+
+def word_list_arg(text: str) -> str:
+    """An argparse ``type``: ``w1,w2,...`` naming at least one word (``,,,`` is an error)."""
+    if not any(w.strip() for w in text.split(",")):
+        raise argparse.ArgumentTypeError(f"expected one or more words separated by commas, got {text!r}")
+    return text
+
+
+def check_output_file(path: str | None, flag: str) -> None:
+    """Fail now, with one line, if ``path`` (a file a command will write) cannot be written.
+
+    Checked before any work: the path must not be a directory and its nearest existing
+    parent must be a writable directory (probed with a temporary file, removed at once;
+    missing parents are not created here).
+    """
+    if path is None:
+        return
+    from pathlib import Path
+
+    from wordle_core.errors import OutputPathError
+
+    p = Path(path).expanduser()
+    if not str(path).strip():
+        raise OutputPathError(f"{flag}: expected a file name")
+    if p.is_dir():
+        raise OutputPathError(f"{flag} {path!r} is a directory")
+    parent = p.parent
+    while not parent.exists() and parent != parent.parent:
+        parent = parent.parent
+    if not parent.is_dir():
+        raise OutputPathError(f"cannot write {flag} {path!r}: {str(parent)!r} is not a directory")
+    import tempfile
+
+    try:
+        fd, probe = tempfile.mkstemp(prefix=".wordle-lab-probe-", dir=parent)
+        os.close(fd)
+        os.unlink(probe)
+    except OSError as exc:
+        raise OutputPathError(f"cannot write {flag} {path!r}: {exc.strerror or exc}") from None
 
 
 def add_lexicon_args(p: argparse.ArgumentParser) -> None:
@@ -78,3 +155,47 @@ def print_histogram(dist: dict[str, int], width: int = 40) -> None:
     top = max(dist.values())
     for k, v in dist.items():
         print(f"  {k:>2} {v:>6,} {'█' * max(1, round(width * v / top))}")
+
+
+def render(out: Out, colour: bool) -> str:
+    """A session's :class:`~wordle_core.interactive.session.Out` item as a line of text.
+
+    Tiles are ANSI-coloured on a colour terminal, plain ``WORD gybbb`` otherwise.
+    """
+    if out.kind == "tiles":
+        length = len(out.word)
+        shown = coloured_guess(out.word, int_to_digits(out.pattern, length), colour)
+        plain = "" if colour else f" {pattern_to_str(out.pattern, length)}"
+        return f"  {shown}{plain}  {pattern_to_emoji(out.pattern, length)}  {out.text}".rstrip()
+    if out.kind == "error":
+        return f"error: {out.text}"
+    return out.text
+
+
+# --- tables the CLI finds and hands to the engine (which never looks for files) ----------
+def outputs_dir() -> Path:
+    """Where the pipelines write by default: ``$WORDLE_LAB_OUTPUTS`` or ``./outputs``."""
+    return Path(os.environ.get("WORDLE_LAB_OUTPUTS", "outputs"))
+
+
+def found_opener_scores(lex: Lexicon) -> OpenerScores | None:
+    """A finished ``opener_scores`` table for ``lex`` under :func:`outputs_dir`, or None."""
+    from wordle_core.tables.load import find_opener_scores
+
+    return find_opener_scores(lex, outputs_dir())
+
+
+def strategy_tables(name: str, lex: Lexicon) -> dict[str, object]:
+    """Options carrying the offline tables strategy ``name`` reads (``Strategy.tables``) that were found."""
+    from wordle_core.strategies import get_strategy
+
+    finders = {"opener_scores": found_opener_scores}
+    found = {t: finders[t](lex) for t in type(get_strategy(name)).tables if t in finders}
+    return {t: v for t, v in found.items() if v is not None}
+
+
+def strategy_for(name: str, lex: Lexicon, **options: object) -> Strategy:
+    """``get_strategy(name, **options)`` plus the tables found for it (:func:`strategy_tables`)."""
+    from wordle_core.strategies import get_strategy
+
+    return get_strategy(name, **{**strategy_tables(name, lex), **options})

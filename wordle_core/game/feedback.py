@@ -11,13 +11,25 @@ Encodings:
   significant digit, so ``int("gybbb", 3)`` reads like the string and all-green is
   ``3**L - 1`` (242 for five letters);
 * emoji: 🟩 🟨 ⬛ (⬜ is accepted on input, as the light theme shows it).
+
+Integer codes of a whole lexicon live in the pattern matrix, whose dtype follows
+``3**length`` (:func:`pattern_dtype`): uint8 up to 5 positions, uint16 up to 10, uint32
+up to 20, uint64 up to :data:`MAX_LENGTH` = 40; :func:`check_fits` refuses a matrix that
+cannot fit in memory before anything is allocated.
 """
 
 from __future__ import annotations
 
+import contextlib
+import os
 from collections import Counter
 
-from wordle_core.errors import FeedbackError, WrongLengthError
+import numpy as np
+
+from wordle_core.errors import FeedbackError, MatrixTooLargeError, WrongLengthError
+
+MAX_LENGTH = 40
+"""Longest word: ``3**40 - 1`` is the largest pattern code that fits in 64 bits."""
 
 GRAY, YELLOW, GREEN = 0, 1, 2
 _CHARS = "byg"
@@ -122,3 +134,54 @@ def parse_feedback(text: str, length: int) -> int:
             f"feedback {text!r} has {len(digits)} colours, expected {length}"
         )
     return digits_to_int(digits)
+
+
+def pattern_dtype(length: int) -> type[np.unsignedinteger]:
+    """The smallest unsigned dtype holding every code ``0 .. 3**length - 1``."""
+    n = 3**length
+    for dt in (np.uint8, np.uint16, np.uint32, np.uint64):
+        if n - 1 <= np.iinfo(dt).max:
+            return dt
+    raise MatrixTooLargeError(
+        f"words of {length} characters have 3^{length} feedback patterns, more than 64 bits "
+        f"can code; the limit is {MAX_LENGTH} characters"
+    )
+
+
+def matrix_bytes(n_guesses: int, n_answers: int, length: int) -> int:
+    """Bytes of a pattern matrix of this shape (before it is allocated)."""
+    return n_guesses * n_answers * np.dtype(pattern_dtype(length)).itemsize
+
+
+def available_memory() -> int:
+    """Bytes this process may still allocate: ``MemAvailable`` (Linux), else physical RAM."""
+    with contextlib.suppress(OSError, ValueError), open("/proc/meminfo", encoding="ascii") as fh:
+        for line in fh:
+            if line.startswith("MemAvailable:"):
+                return int(line.split()[1]) * 1024
+    try:
+        return os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    except (ValueError, OSError, AttributeError):  # pragma: no cover - non-POSIX
+        return 1 << 62
+
+
+def check_fits(n_guesses: int, n_answers: int, length: int, *, available: int | None = None) -> int:
+    """The matrix's size in bytes, or :class:`MatrixTooLargeError` if it cannot fit in memory."""
+    need = matrix_bytes(n_guesses, n_answers, length)
+    have = available_memory() if available is None else available
+    if need > have:
+        raise MatrixTooLargeError(
+            f"the pattern matrix of {n_guesses:,} guesses x {n_answers:,} answers needs "
+            f"{human_size(need)}, more than the {human_size(have)} of memory available; "
+            "use a smaller word list"
+        )
+    return need
+
+
+def human_size(n: float) -> str:
+    """``28.6 MiB``-style size (binary units)."""
+    for unit in ("bytes", "KiB", "MiB", "GiB", "TiB", "PiB"):
+        if n < 1024 or unit == "PiB":
+            return f"{n:,.0f} {unit}" if unit == "bytes" else f"{n:,.1f} {unit}"
+        n /= 1024
+    return f"{n} bytes"  # pragma: no cover

@@ -19,7 +19,11 @@ import numpy as np
 
 from wordle_core.errors import LexiconFileError, UnknownLexiconError, UnknownWordError, WrongLengthError
 from wordle_core.files import read_text
+from wordle_core.game.feedback import MAX_LENGTH, check_fits
 from wordle_core.game.generators import nerdle_equations, primes_with_digits
+
+MAX_SYMBOLS = 255
+"""Most distinct characters: words are coded as uint8 alphabet positions (255 = "none")."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -55,13 +59,33 @@ class Lexicon:
         bad = next((w for w in gss if not w.isprintable() or any(c.isspace() for c in w)), None)
         if bad is not None:
             raise LexiconFileError(f"lexicon {name!r} has an unusable word {bad!r}")
+        length = lengths.pop()
+        if length > MAX_LENGTH:
+            raise LexiconFileError(
+                f"lexicon {name!r} has words of {length} characters; feedback codes need 3^{length} "
+                f"values, more than 64 bits hold: the limit is {MAX_LENGTH} characters"
+            )
+        n_symbols = len(set("".join(gss)))
+        if n_symbols > MAX_SYMBOLS:
+            raise LexiconFileError(
+                f"lexicon {name!r} uses {n_symbols} distinct characters; the limit is {MAX_SYMBOLS}"
+            )
         return cls(name, tuple(gss), tuple(ans), max_guesses, description)
 
     @classmethod
     def from_files(cls, answers: str | Path, guesses: str | Path | None = None) -> Lexicon:
-        """A custom lexicon from one-word-per-line files (blank lines and ``#`` ignored)."""
+        """A custom lexicon from one-word-per-line files (blank lines and ``#`` ignored).
+
+        A UTF-8 byte-order mark and CRLF line ends are accepted.
+        """
         ans = _read_words(answers)
         gss = _read_words(guesses) if guesses else None
+        # a list too big for memory is refused by arithmetic, before sorting millions of words
+        n_a = len(set(ans))
+        n_g = len(set(ans).union(gss or ())) if gss else n_a
+        length = max(map(len, (gss or ans)[:1000]))
+        if length <= MAX_LENGTH:
+            check_fits(n_g, n_a, length)
         name = f"custom:{Path(answers).name}" + (f"+{Path(guesses).name}" if guesses else "")
         return cls.build(name, ans, gss)
 
@@ -160,7 +184,7 @@ def encode_words(words: tuple[str, ...] | list[str], alphabet: str) -> np.ndarra
 
 def _read_words(path: str | Path) -> list[str]:
     p = Path(path)
-    text = read_text(p, "word list", LexiconFileError)
+    text = read_text(p, "word list", LexiconFileError).removeprefix("\ufeff")  # UTF-8 BOM
     words = []
     for line in text.splitlines():
         line = line.strip()

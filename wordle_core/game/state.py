@@ -46,10 +46,18 @@ class GameState:
         matrix: np.ndarray | None = None,
     ) -> GameState:
         """Replay ``[(word, feedback), ...]``; checks words, feedback and hard-mode legality."""
+        codes = [parse_feedback(fb, lexicon.length) for _, fb in history]
+        solved_at = next((i for i, c in enumerate(codes[:-1]) if c == all_green(lexicon.length)), None)
+        if solved_at is not None:
+            word, fb = history[solved_at]
+            nxt = history[solved_at + 1]
+            raise InconsistentHistoryError(
+                f"the game was already solved by {word}:{fb} (guess {solved_at + 1}); "
+                f"nothing can follow it, but {nxt[0]}:{nxt[1]} does"
+            )
         state = cls.new(lexicon, hard, matrix)
-        for word, fb in history:
-            row = lexicon.guess_id(word)
-            state = state.apply(row, parse_feedback(fb, lexicon.length))
+        for (word, _), code in zip(history, codes, strict=True):
+            state = state.apply(lexicon.guess_id(word), code)
         return state
 
     # --- derived -------------------------------------------------------------------

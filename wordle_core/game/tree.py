@@ -13,7 +13,7 @@ import json
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
@@ -23,8 +23,13 @@ from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState
 from wordle_core.kernels.buckets import split_by_pattern
 
-if TYPE_CHECKING:
-    from wordle_core.strategies.base import Strategy
+
+class Chooser(Protocol):
+    """What a tree needs of a strategy (:class:`wordle_core.strategies.Strategy` is one):
+    the next guess row for a position; its ``name``, when it has one, labels the tree."""
+
+    def choose(self, state: GameState) -> int: ...
+
 
 MAX_DEPTH = 30  # safety cap: a non-splitting guess loop would otherwise never end
 
@@ -47,7 +52,7 @@ class Tree:
 
     # --- building ----------------------------------------------------------------------
     @classmethod
-    def build(cls, strategy: Strategy, state: GameState, opener: int | str) -> Tree:
+    def build(cls, strategy: Chooser, state: GameState, opener: int | str) -> Tree:
         """Play ``strategy`` from ``opener`` against every candidate of ``state``."""
         lex = state.lexicon
         opener_row = lex.guess_id(opener) if isinstance(opener, str) else int(opener)
@@ -115,6 +120,12 @@ class Tree:
         """Guesses used per covered answer (same order as :attr:`answers`)."""
         d = np.asarray(self.depth)
         return d[self.solved_at[self.answers]]
+
+    def longest_games(self, k: int) -> list[int]:
+        """Answer ids of the ``k`` longest games, longest first, ties alphabetical."""
+        answers = self.answers
+        order = np.lexsort((answers, -self.lengths()))
+        return [int(answers[i]) for i in order[:k]]
 
     def path(self, answer: int) -> list[tuple[int, int]]:
         """The game for ``answer``: [(guess row, pattern), ...] ending all-green."""
@@ -259,6 +270,6 @@ def _mark_solved(tree: Tree, state: GameState) -> None:
                 stack.append((child, bucket))
 
 
-def build_tree(strategy: Strategy, lexicon: Lexicon, opener: str | int, hard: bool = False,
+def build_tree(strategy: Chooser, lexicon: Lexicon, opener: str | int, hard: bool = False,
                matrix: np.ndarray | None = None) -> Tree:
     return Tree.build(strategy, GameState.new(lexicon, hard, matrix), opener)

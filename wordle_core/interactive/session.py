@@ -23,7 +23,7 @@ import numpy as np
 
 from wordle_core.analysis.evil import EvilHost
 from wordle_core.errors import WordleError
-from wordle_core.game.feedback import int_to_digits, parse_feedback, pattern_to_str
+from wordle_core.game.feedback import parse_feedback, pattern_to_str
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
@@ -291,18 +291,3 @@ class PlaySession:
 
     def replies(self) -> list[tuple[str, str]]:
         return [(self.lex.guesses[g], pattern_to_str(p, self.lex.length)) for g, p in self.state.history]
-
-
-def render(out: Out, colour: bool) -> str:
-    """One output item as a line of text (ANSI tiles on a colour terminal)."""
-    if out.kind == "tiles":
-        from wordle_core.cli.common import coloured_guess
-        from wordle_core.game.feedback import pattern_to_emoji
-
-        length = len(out.word)
-        shown = coloured_guess(out.word, int_to_digits(out.pattern, length), colour)
-        plain = "" if colour else f" {pattern_to_str(out.pattern, length)}"
-        return f"  {shown}{plain}  {pattern_to_emoji(out.pattern, length)}  {out.text}".rstrip()
-    if out.kind == "error":
-        return f"error: {out.text}"
-    return out.text

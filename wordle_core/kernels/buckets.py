@@ -57,7 +57,7 @@ BLOCK = 64  # guesses per block: 64 x 243 counters (8 or 16 bit) + first-visit l
 _PERFECT_ROW_SCAN = 128  # at most this many rows: the perfect-split scan reads rows directly
 _ROW_KERNEL_ROWS = 16  # at most this many guess rows: the row kernel (no transposed copy)
 _PARALLEL_CELLS = 400_000  # rows x candidates from which the blocked kernel uses threads
-_TRANSPOSE_MAX_BYTES = 1 << 30  # larger matrices are read row by row (no second copy)
+_TRANSPOSE_MAX_BYTES = 256 << 20  # larger matrices are read row by row (no second copy in memory)
 
 
 @cache

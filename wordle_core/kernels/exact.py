@@ -237,7 +237,7 @@ def _top_w(h: np.ndarray, w: int) -> np.ndarray:
 
 
 @njit(cache=True)
-def _split(MT: np.ndarray, cands: np.ndarray, g: int, green: int, n_pat: int):
+def bucket_split(MT: np.ndarray, cands: np.ndarray, g: int, green: int, n_pat: int):
     """Candidates grouped by pattern (stable): (sorted cands, starts, sizes, patterns) of
     the non-green buckets, largest bucket first."""
     n = cands.shape[0]
@@ -450,7 +450,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, d, beta, width, ex
             continue
         g = legal[i]
         stats[ST_EVALS] += 1
-        out, starts, sizes, pats = _split(MT, cands, g, green, n_pat)
+        out, starts, sizes, pats = bucket_split(MT, cands, g, green, n_pat)
         nbk = sizes.shape[0]
         lbs = np.empty(nbk, np.int64)
         ccg = np.empty((nbk, cg.shape[0]), cg.dtype)
@@ -538,7 +538,7 @@ def opener_bounds(MT, codes, lcounts, cands, openers, legal, green, n_pat, hard,
     out_lb = np.empty(openers.shape[0], np.int64)
     for oi in range(openers.shape[0]):
         o = openers[oi]
-        out, starts, sizes, pats = _split(MT, cands, o, green, n_pat)
+        out, starts, sizes, pats = bucket_split(MT, cands, o, green, n_pat)
         total = cands.shape[0]
         for k in range(sizes.shape[0]):
             m = sizes[k]

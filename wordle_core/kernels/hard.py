@@ -25,6 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from wordle_core.kernels.buckets import count_block, stats_block
+
 
 @njit(cache=True, nogil=True)
 def obligations_after(codes, g, p, greens, need, out_greens, out_need):
@@ -92,13 +94,38 @@ def hard_filter(legal, codes, counts, g, p, length, n_sym):
     return legal_subset(legal, codes, counts, g2, n2)
 
 
+def capacity_table(length: int, max_k: int) -> np.ndarray:
+    """``cap[f, k]``: most candidates any hard-mode strategy can separate with ``k`` guesses
+    when all but ``f`` positions are known green (an exact upper bound, not a heuristic).
+
+    With greens known, every legal guess repeats them and every candidate has them, so
+    feedback differs only on the ``f`` free positions, where the answer's unmatched
+    letters are its free letters alone. One free position: a guess is green there (a
+    win) or gray (a yellow would need the same letter elsewhere unmatched), so a guess
+    removes at most one candidate. Two free positions: the non-winning patterns are
+    gb, bg, bb, yb, by, yy (6; green and yellow cannot share the pair). More free
+    positions: at most ``3**f - 1``. A guess showing ``R`` non-winning patterns leaves
+    buckets of at most ``cap[f, k-1]`` each, so ``cap[f, k] = 1 + R * cap[f, k-1]``
+    (the guess itself may be the answer). A set larger than this is lost.
+    ``tests/test_hard_verdict.py`` checks ``R`` by enumeration.
+    """
+    big = np.int64(1) << np.int64(40)
+    cap = np.zeros((length + 1, max_k + 1), np.int64)
+    for f in range(length + 1):
+        r = 0 if f == 0 else 1 if f == 1 else 6 if f == 2 else 3 ** f - 1
+        for k in range(1, max_k + 1):
+            cap[f, k] = min(big, 1 + r * cap[f, k - 1])
+    return cap
+
+
 @njit(cache=True, nogil=True)
-def _perfect_splitter(mat, B, legal, codes, counts, greens, need, seen, stamp):
-    """Index in ``legal`` of a guess legal under (greens, need) giving all of ``B`` distinct patterns."""
-    for hi in range(legal.shape[0]):
+def _perfect_splitter(mat, B, legal, codes, counts, greens, need, seen, stamp, start, check):
+    """First index ``>= start`` in ``legal`` of a guess giving all of ``B`` distinct patterns
+    (legal under ``(greens, need)`` when ``check``), or -1."""
+    for hi in range(start, legal.shape[0]):
         h = legal[hi]
         stamp[1] += 1
-        if not is_legal(codes, counts, h, greens, need):
+        if check and not is_legal(codes, counts, h, greens, need):
             continue
         stamp[0] += 1
         st = stamp[0]
@@ -115,104 +142,320 @@ def _perfect_splitter(mat, B, legal, codes, counts, greens, need, seen, stamp):
 
 
 @njit(cache=True, nogil=True)
-def solve_three(mat, S, legal, codes, counts, greens, need, digits, green_code, is_cand_row):
-    """(guess row winning every answer of ``S`` within 3 guesses or -1, work done) (exact).
+def _hash_rows(B, salt):
+    """Two 64-bit hashes of a sorted id list (for the per-call splitter cache)."""
+    h1 = np.uint64(0xCBF29CE484222325) ^ np.uint64(salt)
+    h2 = np.uint64(0x9E3779B97F4A7C15) + np.uint64(salt)
+    for i in range(B.shape[0]):
+        x = np.uint64(B[i]) + np.uint64(1)
+        h1 = (h1 ^ x) * np.uint64(0x100000001B3)
+        h2 = (h2 + x * np.uint64(0x94D049BB133111EB)) * np.uint64(0xBF58476D1CE4E5B9)
+        h2 ^= h2 >> np.uint64(31)
+    return np.int64(h1), np.int64(h2)
 
-    Work is the number of (guess, splitter) pairs examined, so that a caller can
-    charge it against a node budget deterministically.
 
-    Guesses are tried in order of their largest bucket (smallest first), candidates
-    first among equals, so a winning guess is usually found at once; a loss scans
-    every legal guess.
+@njit(cache=True, nogil=True)
+def _cache_get(tk, tv, h1, h2):
+    """Cached value for key (h1, h2), or -2 when absent."""
+    slot = h1 & (tk.shape[0] - 1)
+    if tk[slot, 0] == h1 and tk[slot, 1] == h2 and tk[slot, 2] == 1:
+        return tv[slot]
+    return -2
+
+
+@njit(cache=True, nogil=True)
+def _cache_put(tk, tv, h1, h2, v):
+    slot = h1 & (tk.shape[0] - 1)
+    tk[slot, 0] = h1
+    tk[slot, 1] = h2
+    tk[slot, 2] = 1
+    tv[slot] = v
+
+
+@njit(cache=True, nogil=True)
+def _splittable(mat, B, legal, codes, counts, cgreens, cneed, seen, stamp, tk, tv):
+    """Can one guess legal after this bucket's feedback split ``B`` into singletons?
+
+    ``legal`` are the guesses legal *before* that feedback (a superset), so a bucket
+    with no perfect splitter among them has none at all: that fact depends on ``B``
+    only and is cached, as is where the first splitter sits (no earlier row splits
+    ``B``, so the search under the tighter obligations starts there). Buckets recur
+    across the guesses of one node (a trap such as ``?ATCH`` survives most guesses).
     """
+    h1, h2 = _hash_rows(B, 0)
+    first = _cache_get(tk, tv, h1, h2)
+    if first == -2:
+        first = _perfect_splitter(mat, B, legal, codes, counts, cgreens, cneed, seen, stamp, 0, False)
+        _cache_put(tk, tv, h1, h2, first)
+    if first < 0:
+        return False
+    if is_legal(codes, counts, legal[first], cgreens, cneed):
+        return True
+    salt = 1
+    for pos in range(cgreens.shape[0]):
+        salt = salt * 31 + cgreens[pos] + 2
+    for a in range(cneed.shape[0]):
+        salt = salt * 7 + cneed[a]
+    k1, k2 = _hash_rows(B, salt)
+    got = _cache_get(tk, tv, k1, k2)
+    if got == -2:
+        got = _perfect_splitter(mat, B, legal, codes, counts, cgreens, cneed, seen, stamp, first + 1, True)
+        _cache_put(tk, tv, k1, k2, got)
+    return got >= 0
+
+
+_BLK = 64  # guesses per block of the shared bucket primitives
+
+
+@njit(cache=True, nogil=True)
+def _order_guesses(mt, S, legal, is_cand_row, tables):
+    """Guess order of a node: smallest largest bucket first, candidates first among equals,
+    then row order; returns (order, key) with useless guesses (one bucket equal to ``S``,
+    not a candidate) keyed ``>= (1 << 40) * G`` so callers stop there.
+
+    The bucket sizes come from the shared blocked primitives of
+    :mod:`wordle_core.kernels.buckets` (``count_block`` / ``stats_block`` over the
+    transposed matrix ``mt``; ``tables`` = (counts, firsts, n_first), all-zero counts
+    between calls)."""
+    counts, firsts, n_first = tables
+    n = S.shape[0]
+    G = legal.shape[0]
+    buckets = np.empty(G, np.int64)
+    largest = np.empty(G, np.int64)
+    sum_sq = np.empty(G, np.float64)
+    sum_xl = np.empty(G, np.float64)
+    worst = np.empty(G, np.int64)
+    xlogx = np.zeros(n + 1, np.float64)  # entropy terms: not needed for the order
+    for lo in range(0, G, _BLK):
+        hi = min(lo + _BLK, G)
+        count_block(mt, S, legal, False, lo, hi, counts, firsts, n_first)
+        stats_block(lo, hi, counts, firsts, n_first, xlogx, buckets, largest, sum_sq, sum_xl, worst)
+    key = np.empty(G, np.int64)
+    for gi in range(G):
+        m = largest[gi]
+        k = m * 2
+        if is_cand_row[legal[gi]] == 0:
+            k += 1
+        if m == n and is_cand_row[legal[gi]] == 0:
+            k = 1 << 40  # no information: never useful
+        key[gi] = k * G + gi
+    return np.argsort(key), key
+
+
+@njit(cache=True, nogil=True)
+def _tables(mt, P):
+    return (np.zeros((_BLK, P), np.int32), np.zeros((_BLK, P + 1), mt.dtype), np.zeros(_BLK, np.int64))
+
+
+@njit(cache=True, nogil=True)
+def _over_capacity(mat, S, g, cnt, greens, digits, green_code, cap_k, min_size, done, dstamp):
+    """The pattern of a bucket of guess ``g`` (of at least ``min_size``) larger than
+    ``cap_k[free]``, or -1 when none is. ``cnt`` holds the bucket sizes of ``g`` over ``S``."""
+    L = greens.shape[0]
+    for s in range(S.shape[0]):
+        p = mat[g, S[s]]
+        if done[p] == dstamp:
+            continue
+        done[p] = dstamp
+        if p == green_code or cnt[p] < min_size:
+            continue
+        free = 0
+        for pos in range(L):
+            if greens[pos] < 0 and digits[p, pos] != 2:
+                free += 1
+        if cnt[p] > cap_k[free]:
+            return p
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def _buckets_to_check(mat, S, g, cnt, greens, digits, green_code, min_size, done, dstamp):
+    """Patterns of ``g``'s non-green buckets of at least ``min_size``, trap-like first
+    (most known greens, then largest): a failing bucket refutes the guess, and hard-mode
+    traps are buckets with many greens."""
+    L = greens.shape[0]
+    pats = np.empty(S.shape[0], np.int64)
+    keys = np.empty(S.shape[0], np.int64)
+    m = 0
+    for s in range(S.shape[0]):
+        p = mat[g, S[s]]
+        if done[p] == dstamp:
+            continue
+        done[p] = dstamp
+        if p == green_code or cnt[p] < min_size:
+            continue
+        ng = 0
+        for pos in range(L):
+            if greens[pos] >= 0 or digits[p, pos] == 2:
+                ng += 1
+        pats[m] = p
+        keys[m] = -(ng * (S.shape[0] + 1) + cnt[p])
+        m += 1
+    idx = np.argsort(keys[:m], kind="mergesort")
+    return pats[:m][idx]
+
+
+@njit(cache=True, nogil=True)
+def _three(mat, mt, S, legal, scan, codes, counts, greens, need, digits, green_code, is_cand_row, cap,
+           seen, stamp, tk, tv, tables):
+    """The 3-guesses-left test (see :func:`solve_three`); ``scan`` is a superset of
+    ``legal`` (the rows every splitter search reads, so the cache stays valid across
+    the nodes of one :func:`solve_four` call)."""
     n = S.shape[0]
     P = digits.shape[0]
     L = codes.shape[1]
     A = need.shape[0]
     G = legal.shape[0]
     cnt = np.zeros(P, np.int32)
-    largest = np.empty(G, np.int64)
-    for gi in range(G):
-        g = legal[gi]
-        for s in range(n):
-            cnt[mat[g, S[s]]] += 1
-        m = 0
-        for s in range(n):
-            p = mat[g, S[s]]
-            if cnt[p] > m:
-                m = cnt[p]
-        for s in range(n):
-            cnt[mat[g, S[s]]] = 0
-        key = m * 2
-        if is_cand_row[g] == 0:
-            key += 1
-        if m == n and is_cand_row[g] == 0:
-            key = 1 << 40  # no information: never useful
-        largest[gi] = key * G + gi
-    order = np.argsort(largest)
-    seen = np.zeros(P, np.int64)
-    stamp = np.zeros(2, np.int64)
+    order, key = _order_guesses(mt, S, legal, is_cand_row, tables)
     cgreens = np.empty(L, greens.dtype)
     cneed = np.empty(A, need.dtype)
     B = np.empty(n, S.dtype)
     done = np.zeros(P, np.int64)
     dstamp = 0
+    cap2 = cap[:, 2]
     for oi in range(G):
-        if largest[order[oi]] >= (1 << 40) * G:
+        if key[order[oi]] >= (1 << 40) * G:
             break
         g = legal[order[oi]]
+        stamp[1] += 1
         for s in range(n):
             cnt[mat[g, S[s]]] += 1
-        win = True
         dstamp += 1
-        for s in range(n):
-            p = mat[g, S[s]]
-            if done[p] == dstamp:
-                continue
-            done[p] = dstamp
-            if p == green_code or cnt[p] <= 2:
-                continue
+        win = _over_capacity(mat, S, g, cnt, greens, digits, green_code, cap2, 3, done, dstamp) < 0
+        dstamp += 1
+        check = _buckets_to_check(mat, S, g, cnt, greens, digits, green_code, 3, done, dstamp)
+        for bi in range(check.shape[0] if win else 0):
+            if not win:
+                break
+            p = check[bi]
             obligations_after(codes, g, p, greens, need, cgreens, cneed)
             nb = 0
             for t in range(n):
                 if mat[g, S[t]] == p:
                     B[nb] = S[t]
                     nb += 1
-            if _perfect_splitter(mat, B[:nb], legal, codes, counts, cgreens, cneed, seen, stamp) < 0:
+            if not _splittable(mat, B[:nb], scan, codes, counts, cgreens, cneed, seen, stamp, tk, tv):
                 win = False
+        for s in range(n):
+            cnt[mat[g, S[s]]] = 0
+        if win:
+            return g
+    return -1
+
+
+@njit(cache=True, nogil=True)
+def solve_three(mat, mt, S, legal, codes, counts, greens, need, digits, green_code, is_cand_row, cap):
+    """(guess row winning every answer of ``S`` within 3 guesses or -1, work done) (exact).
+
+    A guess wins iff every bucket of three or more answers can be split into singletons
+    by one guess legal after that bucket's feedback. Work is the number of (guess,
+    splitter) pairs examined, so that a caller can charge it against a node budget
+    deterministically.
+
+    Guesses are tried in order of their largest bucket (smallest first), candidates
+    first among equals, so a winning guess is usually found at once; a loss scans
+    every legal guess. ``cap``: :func:`capacity_table`; a bucket larger than its
+    capacity refutes a guess before any splitter is sought (hard-mode traps such as
+    ``?ATCH`` with four greens known). Splitter searches are cached per bucket
+    (:func:`_splittable`).
+    """
+    P = digits.shape[0]
+    seen = np.zeros(P, np.int64)
+    stamp = np.zeros(2, np.int64)
+    tk = np.zeros((1 << 12, 3), np.int64)
+    tv = np.zeros(1 << 12, np.int64)
+    g = _three(mat, mt, S, legal, legal, codes, counts, greens, need, digits, green_code, is_cand_row,
+               cap, seen, stamp, tk, tv, _tables(mt, P))
+    return g, stamp[1] + legal.shape[0]
+
+
+@njit(cache=True, nogil=True)
+def solve_four(mat, mt, S, legal, codes, counts, greens, need, digits, green_code, is_cand_row, cap, arow,
+               core, tries):
+    """(guess row winning every answer of ``S`` within 4 guesses or -1, work done) (exact).
+
+    A guess wins iff every bucket of four or more answers passes :func:`_three` with the
+    obligations after its feedback (smaller buckets are won by guessing their words in
+    turn). One splitter cache serves every 3-left node below, which is where a lost
+    4-left node spends its time: the same trap buckets come back under most guesses.
+    ``arow``: guess row of each answer id; ``tries``: the guesses to try (``legal``, or
+    fewer to ask why particular guesses lose).
+
+    On a loss, ``core[t]`` (zeros on entry) is set for the answers ``S[t]`` of the buckets
+    that refuted the guesses: the *core* is a subset of ``S`` that is lost on its own
+    (every guess still leaves one of those buckets, whole), so any superset of it is
+    lost under the same or tighter obligations. Buckets already in the core are tried
+    first, which keeps it small.
+    """
+    n = S.shape[0]
+    P = digits.shape[0]
+    L = codes.shape[1]
+    A = need.shape[0]
+    G = tries.shape[0]
+    seen = np.zeros(P, np.int64)
+    stamp = np.zeros(2, np.int64)
+    tk = np.zeros((1 << 14, 3), np.int64)
+    tv = np.zeros(1 << 14, np.int64)
+    cnt = np.zeros(P, np.int32)
+    tables = _tables(mt, P)
+    order, key = _order_guesses(mt, S, tries, is_cand_row, tables)
+    cgreens = np.empty(L, greens.dtype)
+    cneed = np.empty(A, need.dtype)
+    B = np.empty(n, S.dtype)
+    done = np.zeros(P, np.int64)
+    dstamp = 0
+    cap3 = cap[:, 3]
+    sub_cand = np.zeros(is_cand_row.shape[0], np.uint8)
+    for oi in range(G):
+        if key[order[oi]] >= (1 << 40) * G:
+            break
+        g = tries[order[oi]]
+        stamp[1] += 1
+        for s in range(n):
+            cnt[mat[g, S[s]]] += 1
+        dstamp += 1
+        bad = _over_capacity(mat, S, g, cnt, greens, digits, green_code, cap3, 4, done, dstamp)
+        win = bad < 0
+        if not win:
+            for t in range(n):
+                if mat[g, S[t]] == bad:
+                    core[t] = 1
+        dstamp += 1
+        check = _buckets_to_check(mat, S, g, cnt, greens, digits, green_code, 4, done, dstamp)
+        if win and check.shape[0] > 1:
+            # buckets already inside the core first: refuting with one keeps the core small
+            dstamp += 1
+            for t in range(n):
+                if core[t] == 0:
+                    done[mat[g, S[t]]] = dstamp
+            inside = np.empty(check.shape[0], np.int64)
+            for bi in range(check.shape[0]):
+                inside[bi] = 1 if done[check[bi]] == dstamp else 0
+            check = check[np.argsort(inside, kind="mergesort")]
+        for bi in range(check.shape[0] if win else 0):
+            if not win:
                 break
+            p = check[bi]
+            obligations_after(codes, g, p, greens, need, cgreens, cneed)
+            nb = 0
+            for t in range(n):
+                if mat[g, S[t]] == p:
+                    B[nb] = S[t]
+                    nb += 1
+            sub_legal = legal_subset(legal, codes, counts, cgreens, cneed)
+            for t in range(nb):
+                sub_cand[arow[B[t]]] = 1
+            if _three(mat, mt, B[:nb].copy(), sub_legal, legal, codes, counts, cgreens.copy(), cneed.copy(),
+                      digits, green_code, sub_cand, cap, seen, stamp, tk, tv, tables) < 0:
+                win = False
+                for t in range(n):
+                    if mat[g, S[t]] == p:
+                        core[t] = 1
+            for t in range(nb):
+                sub_cand[arow[B[t]]] = 0
         for s in range(n):
             cnt[mat[g, S[s]]] = 0
         if win:
             return g, stamp[1] + G
     return -1, stamp[1] + G
-
-
-@njit(cache=True, nogil=True)
-def bucket_stats(mat, S, legal):
-    """Largest bucket and sum of squared bucket sizes of every legal guess over ``S``.
-
-    The two numbers the search orders guesses by, computed without materialising the
-    (guesses x candidates) block: one pass per guess with a reused counter array.
-    """
-    n = S.shape[0]
-    G = legal.shape[0]
-    cnt = np.zeros(65536, np.int32)  # any pattern code (uint8 or uint16 matrices)
-    largest = np.empty(G, np.int32)
-    sum_sq = np.empty(G, np.int64)
-    for gi in range(G):
-        row = mat[legal[gi]]
-        m = 0
-        sq = 0
-        for s in range(n):
-            p = row[S[s]]
-            c = cnt[p] + 1
-            cnt[p] = c
-            sq += 2 * c - 1
-            if c > m:
-                m = c
-        for s in range(n):
-            cnt[row[S[s]]] = 0
-        largest[gi] = m
-        sum_sq[gi] = sq
-    return largest, sum_sq

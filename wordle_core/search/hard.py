@@ -36,6 +36,7 @@ which is replayed independently (legality and coverage checked) by the tests.
 
 from __future__ import annotations
 
+import itertools
 import time
 from dataclasses import dataclass, field
 
@@ -45,14 +46,15 @@ from wordle_core.game.feedback import all_green, pattern_to_str
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.rules import HardConstraints, letter_counts
-from wordle_core.kernels.hard import bucket_stats, hard_filter, solve_three
+from wordle_core.kernels.buckets import bucket_stats, transposed
+from wordle_core.kernels.hard import capacity_table, hard_filter, solve_four, solve_three
 
-DEFAULT_NODE_BUDGET = 2_000_000
 # The numba kernel's work (guess x splitter pairs examined) is charged to the node
 # budget at this rate, about what one Python-level node costs in time, so a budget
 # bounds time as well as being deterministic.
 KERNEL_WORK_PER_NODE = 20_000
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
+_CORE_ROUNDS = 24  # guesses retired while growing a small lost core
 _MEMO_LIMIT = 3_000_000  # entries before a worker's memo is cleared (bounds memory)
 
 
@@ -102,11 +104,21 @@ class HardSolver:
             code //= 3
         self.digits = digits
         self.n_green = (digits == 2).sum(axis=1)
+        # green positions of each pattern as a bitmask, and the capacity bound
+        self.pgmask = ((digits == 2) * (1 << np.arange(lex.length))).sum(axis=1).astype(np.int64)
+        self.cap = capacity_table(lex.length, lex.max_guesses + 1)
+        self.arow = np.ascontiguousarray(lex.answer_rows, dtype=np.int32)
+        self._popcount = np.array([bin(m).count("1") for m in range(1 << lex.length)], np.int64) \
+            if lex.length <= 16 else None
         self.answer_rows = lex.answer_rows
         self.n_alpha = len(lex.alphabet)
         self.mat = np.ascontiguousarray(self.matrix)  # load a memory map once
+        self.mt = transposed(self.mat)  # answers x guesses, for the shared bucket primitives
         self.nodes = 0
-        self._budget = DEFAULT_NODE_BUDGET
+        self._budget = 1 << 62
+        self._n_answers = len(lex.answers)
+        self._core = 0  # lost core of the last loss (see _core_hit)
+        self.cores: dict[tuple[tuple[int, int], ...], list[tuple[int, HardConstraints, int]]] = {}
 
     # --- obligations (the one hard-mode rule: game.rules.HardConstraints) ----------------
     def child(self, cons: HardConstraints, legal: np.ndarray, guess: int,
@@ -171,7 +183,32 @@ class HardSolver:
     def _store(self, skey: bytes, cons: HardConstraints, k: int, res: int) -> None:
         if len(self.memo) > _MEMO_LIMIT:
             self.memo.clear()
+            self.cores.clear()
         self.memo.setdefault(skey, []).append((cons, k, res))
+
+    # --- lost cores: losses that transfer to supersets ----------------------------------
+    def _bits(self, S: np.ndarray) -> int:
+        """The answer ids of ``S`` as one integer bitset."""
+        m = np.zeros(self._n_answers, dtype=bool)
+        m[S] = True
+        return int.from_bytes(np.packbits(m, bitorder="little").tobytes(), "little")
+
+    def _core_hit(self, bits: int, cons: HardConstraints, k: int) -> int | None:
+        """A stored lost core inside ``bits`` whose obligations are looser: the node is lost.
+
+        Sound because a strategy that wins a set wins each subset of it (same feedback
+        for those answers), and tighter obligations or fewer guesses only remove options.
+        """
+        greens = cons.greens
+        for r in range(len(greens) + 1):
+            for sub in itertools.combinations(greens, r):
+                for tbits, c, kk in self.cores.get(sub, ()):
+                    if k <= kk and not (tbits & ~bits) and c.looser_or_equal(cons):
+                        return tbits
+        return None
+
+    def _store_core(self, tbits: int, cons: HardConstraints, k: int) -> None:
+        self.cores.setdefault(cons.greens, []).append((tbits, cons, k))
 
     # --- search -----------------------------------------------------------------------
     def solve(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int) -> int:
@@ -180,36 +217,60 @@ class HardSolver:
         ``S`` holds answer ids, ``legal`` the guess rows allowed by ``cons``.
         """
         n = len(S)
-        if n == 1:
-            return int(self.answer_rows[S[0]]) if k >= 1 else -1
-        if k <= 1:
-            return -1
+        if n == 1 and k >= 1:
+            return int(self.answer_rows[S[0]])
         if n <= k:
             return int(self.answer_rows[S[0]])
+        if k <= 1 or n > self.cap[self.lexicon.length - len(cons.greens), k]:
+            # more candidates than any strategy can separate (capacity_table)
+            self._core = self._bits(S)
+            return -1
         skey = S.tobytes()
         hit = self._lookup(skey, cons, k)
         if hit is not None:
+            if hit < 0:
+                self._core = self._bits(S)
             return hit
+        bits = self._bits(S)
+        core = self._core_hit(bits, cons, k) if self.cores else None
+        if core is not None:
+            self._core = core
+            return -1
         self.nodes += 1
         if self.nodes > self._budget:
             raise _BudgetExceededError
+        self._core = bits
         res = self._expand(S, cons, legal, k)
         self._store(skey, cons, k, res)
+        if res < 0:
+            if k >= 4 and self._core != bits:
+                self._store_core(self._core, cons, k)
+            elif k < 4:
+                self._core = bits
         return res
 
     def _expand(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int) -> int:
         n = len(S)
-        if k == 3 and self.use_kernel:
+        if k in (3, 4) and self.use_kernel:
             is_row = np.zeros(self.mat.shape[0], dtype=np.uint8)
             is_row[self.answer_rows[S]] = 1
             greens, need = cons.arrays(self.lexicon.length, self.n_alpha)
-            g, work = solve_three(self.mat, S.astype(np.int32), legal.astype(np.int32), self.codes,
-                                  self.counts, greens, need, self.digits, self.green, is_row)
+            args = (self.mat, self.mt, S.astype(np.int32), legal.astype(np.int32), self.codes,
+                    self.counts, greens, need, self.digits, self.green, is_row, self.cap)
+            if k == 3:
+                g, work = solve_three(*args)
+            else:
+                core = np.zeros(n, np.uint8)
+                g, work = solve_four(*args, self.arow, core, args[3])
+                if g < 0:
+                    self._core, more = self._small_core(S, cons, args, core)
+                    work += more
             self.nodes += int(work) // KERNEL_WORK_PER_NODE
             if self.nodes > self._budget:
                 raise _BudgetExceededError
             return int(g)
-        largest, sum_sq = bucket_stats(self.mat, S.astype(np.int32), legal.astype(np.int32))
+        st = bucket_stats(self.mat, legal, S, self.n_patterns)
+        largest, sum_sq = st.largest, st.sum_sq
         is_cand = np.zeros(self.mat.shape[0], dtype=bool)
         is_cand[self.answer_rows[S]] = True
         cand = is_cand[legal]
@@ -224,11 +285,51 @@ class HardSolver:
         useful = ~((largest == n) & ~cand)
         idx = np.flatnonzero(useful)
         order = idx[np.lexsort((idx, ~cand[idx], sum_sq[idx], largest[idx]))]
+        core = 0
         for i in order:
             g = int(legal[i])
             if self._guess_wins(S, cons, legal, k, g):
                 return g
+            core |= self._core  # the refuting bucket's core
+        self._core = core
         return -1
+
+    def _small_core(self, S: np.ndarray, cons: HardConstraints, args: tuple,
+                    core: np.ndarray) -> tuple[int, int]:
+        """A small lost subset of a lost 4-left node ``S`` (bitset) and the kernel work spent.
+
+        Grown guess by guess: a candidate core ``T`` starts as the bucket that refutes the
+        first guess; while some guess wins ``T``, the bucket that refutes that guess on
+        ``S`` joins ``T`` (so each round retires one more guess). A lost ``T`` is a core:
+        every superset with looser-or-equal obligations is lost too (see
+        :meth:`_core_hit`), so later positions that contain it need no search.
+        """
+        mat, mt, legal = args[0], args[1], args[3]
+        rest = args[4:11]
+        work = 0
+        in_t = np.zeros(len(S), dtype=bool)
+        largest = bucket_stats(self.mat, legal, S, self.n_patterns).largest
+        g = int(legal[int(np.argmin(largest))])
+        for _ in range(_CORE_ROUNDS):
+            why = np.zeros(len(S), np.uint8)
+            res, w = solve_four(mat, mt, S.astype(np.int32), legal, *rest, self.cap, self.arow, why,
+                                np.array([g], np.int32))
+            work += int(w)
+            if res >= 0 or not why.any():
+                break  # cannot happen for a lost node; keep the plain core
+            in_t |= why.astype(bool)
+            T = S[in_t]
+            t_rows = np.zeros(self.mat.shape[0], dtype=np.uint8)
+            t_rows[self.answer_rows[T]] = 1
+            sub = np.zeros(len(T), np.uint8)
+            res, w = solve_four(mat, mt, T.astype(np.int32), legal, rest[0], rest[1], rest[2], rest[3],
+                                rest[4], rest[5], t_rows, self.cap, self.arow, sub, legal)
+            work += int(w)
+            if res < 0:
+                T = T[sub.astype(bool)] if sub.any() else T
+                return self._bits(T), work
+            g = int(res)
+        return self._bits(S[core.astype(bool)] if core.any() else S), work
 
     def _guess_wins(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int, g: int) -> bool:
         pats = self.mat[g, S]
@@ -238,6 +339,20 @@ class HardSolver:
         starts = np.concatenate(([0], cuts))
         ends = np.append(cuts, len(sp))
         sizes = ends - starts
+        # capacity first (cheap, exact): a bucket too big for k-1 guesses under its
+        # greens refutes the guess before any search
+        cmask = 0
+        for pos, _ in cons.greens:
+            cmask |= 1 << pos
+        bpats = sp[starts]
+        masks = cmask | self.pgmask[bpats]
+        ones = self._popcount[masks] if self._popcount is not None else _popcount(masks)
+        free = self.lexicon.length - ones
+        over = (sizes > self.cap[free, k - 1]) & (bpats != self.green)
+        if over.any():
+            j = int(np.argmax(over))
+            self._core = self._bits(S[order[starts[j]:ends[j]]])
+            return False
         if self.child_order == "greens":
             # Trap-like buckets first (most greens, then largest): a failing bucket
             # refutes the guess, and hard-mode traps are buckets with many greens.
@@ -284,6 +399,16 @@ class HardSolver:
         return self.witness_of_guess(S, cons, legal, k, g)
 
 
+def _popcount(x: np.ndarray) -> np.ndarray:
+    """Set bits of each (small, non-negative) integer."""
+    x = np.asarray(x, dtype=np.int64)
+    out = np.zeros(x.shape, np.int64)
+    while np.any(x):
+        out += x & 1
+        x = x >> 1
+    return out
+
+
 def _first(mask: np.ndarray, cand: np.ndarray) -> int:
     """First index where ``mask`` holds, preferring a candidate (the project's tie rule)."""
     both = mask & cand
@@ -306,7 +431,7 @@ def hard_verdict(
     lexicon: Lexicon,
     opener_row: int,
     matrix: np.ndarray | None = None,
-    node_budget: int | None = DEFAULT_NODE_BUDGET,
+    node_budget: int | None = None,
     witness: bool = False,
 ) -> dict[str, object]:
     """Exact verdict for one opener: ``feasible`` / ``infeasible`` / ``unknown``.

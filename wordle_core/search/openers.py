@@ -1,10 +1,12 @@
 """First-guess scores of every allowed guess against all answers (``opener_scores``).
 
-This is the table seed 002 computed with a Beam pipeline: for each opener, the
+This is the table "Wordle Solver KT" computed with a Beam pipeline: for each opener, the
 candidates it eliminates on average, plus the other partition measures. The engine
-computes it in one vectorised pass (a few seconds for 12,972 x 2,315); the
-``scores`` pipeline writes it as Avro and, when that file is given, strategies read
-it instead of recomputing (:func:`set_opener_scores`).
+computes it in one vectorised pass (a few seconds for 12,972 x 2,315). The ``scores``
+pipeline writes the same table as Avro; whoever holds such a table (the CLI, a
+pipeline entry point: see :func:`wordle_core.tables.load.find_opener_scores`) passes
+it in explicitly, e.g. ``top_openers(lex, 10, scores=table)`` or the strategy option
+``opener_scores=table``. Nothing here reads files or the environment.
 """
 
 from __future__ import annotations
@@ -30,8 +32,16 @@ class OpenerScores:
     largest: np.ndarray
     buckets: np.ndarray
 
+    def check(self, lexicon: Lexicon) -> OpenerScores:
+        """``self``, after checking it is aligned with ``lexicon.guesses`` (ValueError if not)."""
+        if len(self.avg_eliminated) != len(lexicon.guesses):
+            raise ValueError(f"opener score table has {len(self.avg_eliminated)} rows, "
+                             f"not the {len(lexicon.guesses)} {lexicon.name} guesses")
+        return self
 
-_CACHE: dict[str, OpenerScores] = {}
+
+_COMPUTED: dict[str, OpenerScores] = {}  # memo of a pure function: one table per lexicon
+_KEEP = 8  # lexicons whose computed table is kept (oldest dropped first)
 
 
 def compute_opener_scores(
@@ -55,35 +65,30 @@ def compute_opener_scores(
     )
 
 
-def opener_scores(lexicon: Lexicon, matrix: np.ndarray | None = None) -> OpenerScores:
-    """The whole table for a lexicon: the pipeline's Avro table when one is found, else computed.
+def opener_scores(
+    lexicon: Lexicon, matrix: np.ndarray | None = None, scores: OpenerScores | None = None
+) -> OpenerScores:
+    """The whole table for a lexicon: ``scores`` when given (checked), else computed.
 
-    Looked up once per process: a finished ``opener_scores`` table under
-    ``$WORDLE_LAB_OUTPUTS`` (default ``./outputs``) or its subdirectories is read
-    (see :func:`wordle_core.tables.load.install_found_opener_scores`); otherwise the table
-    is computed in one vectorised pass.
+    The computed table is kept per lexicon (it depends on nothing else; the last
+    ``_KEEP`` lexicons), so strategies that read it every move pay for it once.
     """
-    hit = _CACHE.get(lexicon.fingerprint)
+    if scores is not None:
+        return scores.check(lexicon)
+    hit = _COMPUTED.get(lexicon.fingerprint)
     if hit is None:
-        from wordle_core.tables.load import install_found_opener_scores
-
-        if install_found_opener_scores(lexicon) is not None:
-            return _CACHE[lexicon.fingerprint]
         hit = compute_opener_scores(lexicon, matrix)
-        _CACHE[lexicon.fingerprint] = hit
+        while len(_COMPUTED) >= _KEEP:
+            _COMPUTED.pop(next(iter(_COMPUTED)))
+        _COMPUTED[lexicon.fingerprint] = hit
     return hit
 
 
-def set_opener_scores(lexicon: Lexicon, scores: OpenerScores) -> None:
-    """Install a table loaded from the pipeline's Avro output (no recomputation)."""
-    if len(scores.avg_eliminated) != len(lexicon.guesses):
-        raise ValueError("opener score table does not match the lexicon's guess list")
-    _CACHE[lexicon.fingerprint] = scores
-
-
-def top_openers(lexicon: Lexicon, n: int, by: str = "avg_eliminated") -> list[str]:
-    """The ``n`` best openers by a score (ties alphabetical)."""
-    s = opener_scores(lexicon)
+def top_openers(
+    lexicon: Lexicon, n: int, by: str = "avg_eliminated", scores: OpenerScores | None = None
+) -> list[str]:
+    """The ``n`` best openers by a score (ties alphabetical); ``scores`` as in :func:`opener_scores`."""
+    s = opener_scores(lexicon, scores=scores)
     vals = getattr(s, by)
     lower_better = by in ("avg_remaining", "largest")
     key = np.round(vals if lower_better else -vals, 9)

@@ -28,7 +28,7 @@ alphabetical (the project's rule). Option ``fallback=NAME`` picks another strate
 
 from __future__ import annotations
 
-from functools import cache
+from functools import lru_cache
 
 import numpy as np
 
@@ -41,7 +41,7 @@ from wordle_core.strategies.greedy import pick_lexicographic
 _CELLS = 8_000_000  # guesses x shards x patterns per counting block (memory bound)
 
 
-@cache
+@lru_cache(maxsize=8)  # per lexicon: a few kept
 def shard_keys(lexicon: Lexicon) -> np.ndarray:
     """(n_guesses, length) int64: each word's shard keys (position i replaced by a wildcard).
 

@@ -5,7 +5,7 @@ clue (seed 002 plays on lists where every guess may be the answer):
 
 * ``simple``: the available word with the highest *average eliminated* as an opener,
   read from the engine's opener table (:mod:`wordle_core.search.openers`; the ``scores``
-  pipeline writes the same table as Avro and it is used when loaded);
+  pipeline writes the same table as Avro, passed in as the option ``opener_scores``);
 * ``test-all-scored``: the available word with the highest mean tile score against
   all available words as answers (green 2, yellow 1, gray 0);
 * ``test-all-full``: the available word that eliminates the most available words on
@@ -27,7 +27,7 @@ import numpy as np
 from wordle_core.game.feedback import int_to_digits
 from wordle_core.game.state import GameState
 from wordle_core.kernels.buckets import bucket_stats
-from wordle_core.search.openers import opener_scores
+from wordle_core.search.openers import OpenerScores, opener_scores
 from wordle_core.strategies.base import Strategy, register
 from wordle_core.strategies.letters import green_positions
 
@@ -49,7 +49,7 @@ def _best_by(values: np.ndarray, rows: np.ndarray) -> int:
     return int(rows[int(np.lexsort((rows, -v))[0])])
 
 
-def variety_guess(state: GameState) -> int | None:
+def variety_guess(state: GameState, scores: OpenerScores | None = None) -> int | None:
     """Seed 002's variety guess for the position, or None when it does not apply."""
     lex = state.lexicon
     greens = green_positions(state)
@@ -71,32 +71,43 @@ def variety_guess(state: GameState) -> int | None:
     n_new = (hits & wanted[None, :]).sum(axis=1)
     if n_new.max(initial=0) < 2:
         return None
-    elim = opener_scores(lex, state.matrix).avg_eliminated[rows]
+    elim = opener_scores(lex, state.matrix, scores).avg_eliminated[rows]
     order = np.lexsort((rows, -np.round(elim, 9), -n_new))
     return int(rows[order[0]])
 
 
 class Seed002(Strategy):
-    """Shared behaviour: variety guess first (option ``variety``, default on)."""
+    """Shared behaviour: variety guess first (option ``variety``, default on).
+
+    Option ``opener_scores``: the offline table (an
+    :class:`~wordle_core.search.openers.OpenerScores`, e.g. read from the ``scores``
+    pipeline's Avro); computed once per process when not given.
+    """
+
+    tables = ("opener_scores",)
 
     def _choose(self, state: GameState) -> int:
         if self.options.get("variety", True):
-            v = variety_guess(state)
+            v = variety_guess(state, self.table(state))
             if v is not None:
                 return v
         return self.pick(state)
 
+    def table(self, state: GameState) -> OpenerScores:
+        """Seed 002's offline table: the ``opener_scores`` option, else computed."""
+        given = self.options.get("opener_scores")
+        return opener_scores(state.lexicon, state.matrix, given if isinstance(given, OpenerScores) else None)
+
     def prepare(self, state: GameState) -> None:
-        opener_scores(state.lexicon, state.matrix)  # seed 002's offline table
+        self.table(state)
 
     def pick(self, state: GameState) -> int:  # pragma: no cover - abstract
         raise NotImplementedError
 
     # the three measures, usable by Balanced
-    @staticmethod
-    def simple(state: GameState) -> int:
+    def simple(self, state: GameState) -> int:
         rows = state.candidate_rows
-        return _best_by(opener_scores(state.lexicon, state.matrix).avg_eliminated[rows], rows)
+        return _best_by(self.table(state).avg_eliminated[rows], rows)
 
     @staticmethod
     def scored(state: GameState) -> int:

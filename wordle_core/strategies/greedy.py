@@ -49,9 +49,10 @@ class PartitionStrategy(Strategy):
         if perfect is not None:
             return perfect
         rows = guess_pool(state, str(self.options.get("pool", "all")))
-        if self.perfect_is_best and state.n_candidates <= PERFECT_CHECK_MAX:
-            # No candidate splits perfectly; the first row of the pool that does is then
-            # the choice (see first_perfect_candidate), found without full statistics.
+        if self.perfect_is_best and state.n_candidates <= min(PERFECT_POOL_MAX, PERFECT_CHECK_MAX):
+            # No candidate splits perfectly (checked just above); the first row of the pool
+            # that does is then the choice (see first_perfect_candidate), found without
+            # full statistics.
             hit = first_perfect_split(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
             if hit >= 0:
                 return int(rows[hit])
@@ -61,6 +62,9 @@ class PartitionStrategy(Strategy):
 
 
 PERFECT_CHECK_MAX = 64  # candidate sets up to this size try the shortcut first
+# ... and up to this size the whole pool: on entropy trees from four openers the pool scan
+# found a perfect splitter at 321 of 461 positions with < 16 candidates, at none of 131 larger
+PERFECT_POOL_MAX = 15
 
 
 def first_perfect_candidate(state: GameState) -> int | None:

@@ -44,14 +44,12 @@ class Lookahead(Strategy):
     summary = "look-ahead search for the fewest total guesses (top guesses by partition heuristic)"
     source = "this project: width-limited exact search with Selby-style bounds"
     depth_sensitive = True
+    memo_limit = DEFAULT_MEMO_LIMIT
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
         self.width = int(options.get("width", DEFAULT_WIDTH))  # type: ignore[arg-type]
         self.pool = str(options.get("pool", "all"))
-        self.memo_limit = int(options.get("memo_limit", DEFAULT_MEMO_LIMIT))  # type: ignore[arg-type]
-        if self.memo_limit < 1:
-            raise WordleError("memo_limit must be at least 1")
         self._solvers: dict[tuple[int, int, bool, int], ExactSolver] = {}
 
     def solver(self, state: GameState, width: int) -> ExactSolver:
@@ -66,18 +64,13 @@ class Lookahead(Strategy):
 
     def reset(self) -> None:
         """Forget every memoised choice and empty the compiled search memos."""
-        base_reset = getattr(super(), "reset", None)
-        if base_reset is not None:
-            base_reset()
-        else:
-            self._memo.clear()
+        super().reset()
         for s in self._solvers.values():
             s.reset()
 
-    @property
-    def cache_size(self) -> int:
+    def memo_size(self) -> int:
         """Positions held now: memoised choices plus the compiled memos' entries."""
-        return len(self._memo) + sum(s.memo_size for s in self._solvers.values())
+        return super().memo_size() + sum(s.memo_size for s in self._solvers.values())
 
     def _choose(self, state: GameState) -> int:
         cands = np.ascontiguousarray(state.candidates, dtype=np.int32)

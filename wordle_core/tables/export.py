@@ -24,7 +24,6 @@ import csv
 import glob
 import html
 import io
-import os
 from pathlib import Path
 
 import numpy as np
@@ -285,9 +284,3 @@ def tree_from_tables(
                 rows = [(n["path"], n["guess"]) for n in rec["nodes"]]
                 return Tree.from_rows(lexicon, rows, strategy, hard, matrix)
     return None
-
-
-def default_tables_dir() -> Path | None:
-    """``$WORDLE_LAB_OUTPUTS`` or ``./outputs`` when it exists (where the pipelines write)."""
-    p = Path(os.environ.get("WORDLE_LAB_OUTPUTS", "outputs"))
-    return p if p.is_dir() else None

@@ -1,15 +1,17 @@
 """Loading precomputed tables (pipeline outputs) for the solver.
 
-* ``opener_scores`` Avro (``wordle-lab pipeline scores``): installed into
-  :mod:`wordle_core.search.openers` so anything that ranks first guesses (top-N opener
-  selection, avg-eliminated strategies) reads the table instead of recomputing.
+* ``opener_scores`` Avro (``wordle-lab pipeline scores``): an
+  :class:`~wordle_core.search.openers.OpenerScores` that callers pass to whatever
+  ranks first guesses (top-N opener selection, the avg-eliminated strategies' option
+  ``opener_scores``) instead of recomputing it.
 * ``trees`` Avro (``wordle-lab pipeline trees``) or a JSON tree (``simulate
   --save-tree``): a decision tree the solver plays from without any search.
 
 A table path may be an output directory (holding ``<table>/``), a table directory
 or one ``.avro`` file. Every table is read through :mod:`wordle_core.tables.avro`
 (the one reader: manifest-listed files only, sha256-verified, schema-checked). No
-Beam import: plain fastavro, so the solver starts fast.
+Beam import: plain fastavro, so the solver starts fast. Every function here reads
+only the paths it is given: finding a default place (``./outputs``) is the CLI's business.
 """
 
 from __future__ import annotations
@@ -22,6 +24,7 @@ import numpy as np
 from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.tree import Tree
+from wordle_core.search.openers import OpenerScores
 from wordle_core.tables.avro import TableError, has_table, read_file_records, read_records, table_files
 
 __all__ = ["TableError", "read_avro_records", "read_records", "table_files"]
@@ -42,10 +45,8 @@ def read_avro_records(files: list[Path]) -> list[dict[str, Any]]:
     return out
 
 
-def load_opener_scores(lexicon: Lexicon, path: str | Path):
+def load_opener_scores(lexicon: Lexicon, path: str | Path) -> OpenerScores:
     """An :class:`~wordle_core.search.openers.OpenerScores` aligned with ``lexicon.guesses``."""
-    from wordle_core.search.openers import OpenerScores
-
     if not has_table(path, "opener_scores"):
         raise TableError(f"no opener_scores Avro table under {str(path)!r}")
     recs = [r for r in read_records(path, "opener_scores") if r["lexicon"] == lexicon.name]
@@ -63,24 +64,6 @@ def load_opener_scores(lexicon: Lexicon, path: str | Path):
         largest=col("largest_bucket", np.int64),
         buckets=col("buckets", np.int64),
     )
-
-
-def install_opener_scores(lexicon: Lexicon, path: str | Path, *, missing_ok: bool = False) -> bool:
-    """Make :func:`wordle_core.search.openers.opener_scores` answer from the Avro table.
-
-    Returns False (and changes nothing) when ``missing_ok`` and there is no complete
-    table for this lexicon under ``path``; then scores are computed as before.
-    """
-    from wordle_core.search.openers import set_opener_scores
-
-    try:
-        scores = load_opener_scores(lexicon, path)
-    except TableError:
-        if missing_ok:
-            return False
-        raise
-    set_opener_scores(lexicon, scores)
-    return True
 
 
 def load_tree_avro(
@@ -128,26 +111,21 @@ def load_tree_file(
     return Tree.load_json(lexicon, p, matrix)
 
 
-def outputs_dir() -> Path:
-    """Where the pipelines write by default: ``$WORDLE_LAB_OUTPUTS`` or ``./outputs``."""
-    import os
+def find_opener_scores(lexicon: Lexicon, root: str | Path) -> OpenerScores | None:
+    """The first complete ``opener_scores`` table for ``lexicon`` under ``root``, or None.
 
-    return Path(os.environ.get("WORDLE_LAB_OUTPUTS", "outputs"))
-
-
-def install_found_opener_scores(lexicon: Lexicon, root: str | Path | None = None) -> Path | None:
-    """Install the first complete ``opener_scores`` table for ``lexicon`` under ``root``.
-
-    Looks in ``root`` (default :func:`outputs_dir`) and its immediate subdirectories
-    (``outputs/default``, ``outputs/full``, ...), in sorted order. Returns the directory
-    used, or None when there is none (the scores are then computed as before). Meant
-    for commands that rank first guesses, so a finished ``run`` is reused for free.
+    Looks in ``root`` and its immediate subdirectories (``outputs/default``,
+    ``outputs/full``, ...), in sorted order; incomplete tables (or ones for another
+    lexicon) are skipped. Meant for the CLI and the pipeline entry points, which pass
+    the table on to whatever ranks first guesses, so a finished ``run`` is reused.
     """
-    base = Path(root) if root is not None else outputs_dir()
+    base = Path(root)
     if not base.is_dir():
         return None
     for d in [base, *sorted(p for p in base.iterdir() if p.is_dir())]:
-        if has_table(d / "opener_scores", "opener_scores") and install_opener_scores(
-                lexicon, d, missing_ok=True):
-            return d
+        if has_table(d / "opener_scores", "opener_scores"):
+            try:
+                return load_opener_scores(lexicon, d)
+            except TableError:
+                continue
     return None

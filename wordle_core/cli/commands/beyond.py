@@ -12,34 +12,35 @@ import argparse
 import sys
 
 from wordle_core.cli.common import (
+    BOARDS,
+    DEFAULT_STRATEGY,
+    GAMES,
+    LIMIT,
+    SEED,
     add_hard_arg,
     add_json_arg,
     add_lexicon_args,
+    check_output_file,
     coloured_guess,
     lexicon_from,
     matrix_for,
+    outputs_dir,
     print_histogram,
     print_json,
+    strategy_for,
     use_colour,
+    word_arg,
 )
 from wordle_core.errors import WordleError
 from wordle_core.files import atomic_write_text
 from wordle_core.game.feedback import int_to_digits, pattern_to_emoji, pattern_to_str
+from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import parse_history
-from wordle_core.strategies import REGISTRY
-from wordle_core.strategies import prior as _prior  # noqa: F401  (registers the prior-* strategies)
-from wordle_core.strategies.base import _load_all
-
-
-def default_strategy_name() -> str:
-    """``default`` (the project's best strategy) when registered, else ``entropy``."""
-    _load_all()
-    return "default" if "default" in REGISTRY else "entropy"
 
 
 def _strategy_arg(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategy", default=None,
-                   help="strategy that gives the best guess (default: 'default' if available, else entropy)")
+                   help=f"strategy that gives the best guess (default: {DEFAULT_STRATEGY!r})")
 
 
 def _prior_arg(p: argparse.ArgumentParser) -> None:
@@ -47,10 +48,11 @@ def _prior_arg(p: argparse.ArgumentParser) -> None:
                    help="weight answers by a prior (entropy/expected-size become prior-*); default none")
 
 
-def _strategy_from(args: argparse.Namespace):
+def _strategy_from(args: argparse.Namespace, lex: Lexicon):
     from wordle_core.strategies.prior import strategy_with_prior
 
-    return strategy_with_prior(args.strategy or default_strategy_name(), getattr(args, "prior", None))
+    name, prior = args.strategy or DEFAULT_STRATEGY, getattr(args, "prior", None)
+    return strategy_with_prior(name, prior) if prior else strategy_for(name, lex)
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -64,7 +66,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_review)
 
     p = sub.add_parser("tree", help="export a strategy's decision tree (dot, html, csv)")
-    p.add_argument("--opener", help="first guess (default: salet, or the best by entropy)")
+    p.add_argument("--opener", type=word_arg, help="first guess (default: salet, or the best by entropy)")
     p.add_argument("--format", choices=("dot", "html", "csv"), default="html")
     p.add_argument("--output", "-o", metavar="FILE", help="write here (default: stdout)")
     p.add_argument("--table", metavar="PATH",
@@ -78,29 +80,29 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("multi-solve", help="play one multi-board game (Dordle, Quordle, Octordle)")
     p.add_argument("words", nargs="*", metavar="ANSWER", help="one answer per board (or --boards and --seed)")
-    p.add_argument("--boards", type=int, help="number of boards when answers are drawn at random")
-    p.add_argument("--seed", type=int, default=0, help="seed for random answers (default 0)")
-    p.add_argument("--opener", default="salet", help="first guess (default salet)")
-    p.add_argument("--limit", type=int, help="guess limit (default boards + 5)")
+    p.add_argument("--boards", type=BOARDS, help="number of boards when answers are drawn at random")
+    p.add_argument("--seed", type=SEED, default=0, help="seed for random answers (default 0)")
+    p.add_argument("--opener", type=word_arg, default="salet", help="first guess (default salet)")
+    p.add_argument("--limit", type=LIMIT, help="guess limit (default boards + 5)")
     add_lexicon_args(p)
     add_json_arg(p)
     p.set_defaults(func=cmd_multi_solve)
 
     p = sub.add_parser("multi-simulate", help="seeded multi-board games: mean guesses, failure rate")
-    p.add_argument("--boards", type=int, required=True, help="2 Dordle, 4 Quordle, 8 Octordle")
-    p.add_argument("--games", type=int, default=1000, help="number of games (default 1000)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the answer sets (default 0)")
-    p.add_argument("--opener", default="salet", help="first guess (default salet)")
-    p.add_argument("--limit", type=int, help="guess limit (default boards + 5)")
+    p.add_argument("--boards", type=BOARDS, required=True, help="2 Dordle, 4 Quordle, 8 Octordle")
+    p.add_argument("--games", type=GAMES, default=1000, help="number of games (default 1000)")
+    p.add_argument("--seed", type=SEED, default=0, help="seed of the answer sets (default 0)")
+    p.add_argument("--opener", type=word_arg, default="salet", help="first guess (default salet)")
+    p.add_argument("--limit", type=LIMIT, help="guess limit (default boards + 5)")
     add_lexicon_args(p)
     add_json_arg(p)
     p.set_defaults(func=cmd_multi_simulate)
 
     p = sub.add_parser("multi-assist", help="next guess for a live multi-board game")
-    p.add_argument("--boards", type=int, required=True)
+    p.add_argument("--boards", type=BOARDS, required=True)
     p.add_argument("--history", default="",
                    help="WORD:FB1/FB2/...,WORD:...; '-' for a board solved earlier")
-    p.add_argument("--opener", default="salet", help="suggested first guess (default salet)")
+    p.add_argument("--opener", type=word_arg, default="salet", help="suggested first guess (default salet)")
     p.add_argument("--interactive", "-i", action="store_true",
                    help="play along: after each suggestion, type 'WORD FB1 FB2 ...' (or just the "
                         "feedbacks for the suggested word); blank line or EOF stops")
@@ -110,7 +112,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     p = sub.add_parser("prior-effect",
                        help="share solved within the limit with and without a word-frequency prior")
-    p.add_argument("--opener", help="first guess for both runs (default: each strategy's own choice)")
+    p.add_argument("--opener", type=word_arg,
+                   help="first guess for both runs (default: each strategy's own choice)")
     p.add_argument("--strategy", default="entropy", choices=("entropy", "expected-size"),
                    help="partition score to weight (default entropy)")
     add_lexicon_args(p)
@@ -124,8 +127,12 @@ def cmd_review(args: argparse.Namespace) -> int:
     from wordle_core.analysis.review import format_review, review_game
 
     lex = lexicon_from(args)
-    strat = _strategy_from(args)
-    review = review_game(lex, parse_history(args.history), strat, args.hard, matrix_for(lex))
+    strat = _strategy_from(args, lex)
+    history = parse_history(args.history)
+    if len(history) > lex.max_guesses:
+        raise WordleError(f"a {lex.name} game has at most {lex.max_guesses} guesses; "
+                          f"the history has {len(history)}")
+    review = review_game(lex, history, strat, args.hard, matrix_for(lex))
     if args.json:
         print_json(review)
     else:
@@ -138,16 +145,17 @@ def cmd_tree(args: argparse.Namespace) -> int:
     from wordle_core.analysis.simulate import default_opener
     from wordle_core.game.state import GameState
     from wordle_core.game.tree import Tree
-    from wordle_core.tables.export import default_tables_dir, find_tree_tables, render, tree_from_tables
+    from wordle_core.tables.export import find_tree_tables, render, tree_from_tables
 
+    check_output_file(args.output, "--output")
     lex = lexicon_from(args)
-    strat = _strategy_from(args)
+    strat = _strategy_from(args, lex)
     strategy = strat.name
     opener = lex.normalise(args.opener) if args.opener else default_opener(lex, args.hard)
     mat = matrix_for(lex)
     tree = None
     if not args.no_table:
-        where = args.table if args.table else default_tables_dir()
+        where = args.table if args.table else (outputs_dir() if outputs_dir().is_dir() else None)
         files = find_tree_tables(where)
         if args.table and not files:
             raise WordleError(f"no trees Avro files at {args.table!r}")
@@ -334,14 +342,14 @@ def cmd_prior_effect(args: argparse.Namespace) -> int:
 # --- the --boards hook for solve / simulate / assist ------------------------------------------
 def add_boards_arg(p: argparse.ArgumentParser) -> None:
     """``--boards N`` (and its companions) for the single-board commands."""
-    p.add_argument("--boards", type=int, default=1,
+    p.add_argument("--boards", type=BOARDS, default=1,
                    help="play N boards at once (2 Dordle, 4 Quordle, 8 Octordle); default 1")
     if not any(a.dest == "games" for a in p._actions):
-        p.add_argument("--games", type=int, default=1000, help="with --boards: games to simulate")
+        p.add_argument("--games", type=GAMES, default=1000, help="with --boards: games to simulate")
     if not any(a.dest == "seed" for a in p._actions):
-        p.add_argument("--seed", type=int, default=0, help="with --boards: seed of the answer sets")
+        p.add_argument("--seed", type=SEED, default=0, help="with --boards: seed of the answer sets")
     if not any(a.dest == "limit" for a in p._actions):
-        p.add_argument("--limit", type=int, help="with --boards: guess limit (default boards + 5)")
+        p.add_argument("--limit", type=LIMIT, help="with --boards: guess limit (default boards + 5)")
 
 
 def run_boards(kind: str, args: argparse.Namespace) -> int:

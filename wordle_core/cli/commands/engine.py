@@ -12,12 +12,16 @@ from wordle_core.cli.common import (
     add_json_arg,
     add_lexicon_args,
     add_strategy_arg,
+    check_output_file,
     coloured_guess,
     lexicon_from,
     matrix_for,
     print_histogram,
     print_json,
+    strategy_for,
+    strategy_tables,
     use_colour,
+    word_arg,
 )
 from wordle_core.game.feedback import int_to_digits, pattern_to_emoji, score, score_digits
 from wordle_core.game.lexicon import BUILTINS, load_lexicon
@@ -53,7 +57,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_strategy_arg(p)
     add_hard_arg(p)
     add_json_arg(p)
-    p.add_argument("--opener", help="first guess (default: salet, or the best by entropy)")
+    p.add_argument("--opener", type=word_arg, help="first guess (default: salet, or the best by entropy)")
     p.add_argument("--save-tree", metavar="FILE", help="write the decision tree as JSON")
     p.add_argument("--tree", metavar="FILE", help="play from a saved tree (JSON or a trees Avro table)")
     add_boards_arg(p)
@@ -65,7 +69,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_strategy_arg(p)
     add_hard_arg(p)
     add_json_arg(p)
-    p.add_argument("--opener", help="first guess (default: salet, or the best by entropy)")
+    p.add_argument("--opener", type=word_arg, help="first guess (default: salet, or the best by entropy)")
     add_boards_arg(p)
     p.set_defaults(func=cmd_solve)
 
@@ -125,12 +129,14 @@ def _load_tree(args: argparse.Namespace, lex):
 def cmd_simulate(args: argparse.Namespace) -> int:
     if args.boards > 1:
         return run_boards("simulate", args)
+    check_output_file(args.save_tree, "--save-tree")
     lex = lexicon_from(args)
     get_strategy(args.strategy)  # fail fast on an unknown name
     tree = _load_tree(args, lex) if args.tree else None
     if args.opener:
         lex.normalise(args.opener)
-    report, tree = simulate(lex, args.strategy, args.opener, args.hard, matrix_for(lex), tree=tree)
+    report, tree = simulate(lex, args.strategy, args.opener, args.hard, matrix_for(lex), tree=tree,
+                            **strategy_tables(args.strategy, lex))
     if args.save_tree:
         tree.save_json(args.save_tree)
     if args.json:
@@ -151,7 +157,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
         return run_boards("solve", args)
     lex = lexicon_from(args)
     answer = lex.answer_id(args.answer)
-    strat = get_strategy(args.strategy)
+    strat = strategy_for(args.strategy, lex)
     state = GameState.new(lex, args.hard, matrix_for(lex))
     guess = lex.guess_id(args.opener) if args.opener else lex.guess_id(default_opener(lex, args.hard))
     steps = []

@@ -5,7 +5,15 @@ from __future__ import annotations
 import argparse
 import json
 
-from wordle_core.cli.common import add_json_arg, add_lexicon_args, lexicon_from, matrix_for, print_json
+from wordle_core.cli.common import (
+    add_json_arg,
+    add_lexicon_args,
+    check_output_file,
+    lexicon_from,
+    matrix_for,
+    print_json,
+    word_arg,
+)
 from wordle_core.errors import WordleError
 
 
@@ -15,10 +23,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="prove whether an opener can guarantee a hard-mode win (feasible/infeasible/unknown)",
     )
     add_lexicon_args(p)
-    p.add_argument("--opener", required=True, action="append",
+    p.add_argument("--opener", required=True, action="append", type=word_arg,
                    help="first guess (repeat for several openers)")
     p.add_argument("--budget", type=int, default=None,
-                   help="OR nodes per opener before the verdict is 'unknown' (default 2,000,000)")
+                   help="OR nodes per opener before the verdict is 'unknown', for a quick partial "
+                        "answer (default: no budget, the search always decides)")
     p.add_argument("--witness", metavar="FILE",
                    help="write the winning hard-mode tree as JSON (one opener, feasible only); "
                         "replay it with `simulate --hard --tree FILE`")
@@ -27,11 +36,12 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_hard_verdict(args: argparse.Namespace) -> int:
-    from wordle_core.search.hard import DEFAULT_NODE_BUDGET, hard_verdict
+    from wordle_core.search.hard import hard_verdict
 
+    check_output_file(args.witness, "--witness")
     lex = lexicon_from(args)
-    budget = DEFAULT_NODE_BUDGET if args.budget is None else args.budget
-    if budget < 1:
+    budget = args.budget
+    if budget is not None and budget < 1:
         raise WordleError("--budget must be a positive number of nodes")
     if args.witness and len(args.opener) != 1:
         raise WordleError("--witness takes exactly one --opener")

@@ -18,7 +18,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from wordle_core.cli.common import add_hard_arg, add_json_arg, matrix_for, print_json
+from wordle_core.cli.common import (
+    add_hard_arg,
+    add_json_arg,
+    check_output_file,
+    matrix_for,
+    print_json,
+    word_list_arg,
+)
 from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, Lexicon, resolve_lexicon
 from wordle_core.search.exact import INF, ExactSolver, optimal_for_opener, prove_best_opener
@@ -35,7 +42,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--guesses", default="all", metavar="all|answers|FILE",
                    help="guesses the search may use: all (default), answers only, "
                         "or a custom guess-list FILE (with --answers)")
-    p.add_argument("--opener", help="first guess; several separated by commas")
+    p.add_argument("--opener", type=word_list_arg, help="first guess; several separated by commas")
     p.add_argument("--top", type=int, metavar="N",
                    help="instead of --opener: the N best openers by entropy")
     p.add_argument("--rank", type=int, metavar="K",
@@ -60,6 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 def cmd_optimal(args: argparse.Namespace) -> int:
     pool = args.guesses if args.guesses in POOLS else "all"
     custom_guesses = None if args.guesses in POOLS else args.guesses
+    check_output_file(args.save_tree, "--save-tree")
     lex = resolve_lexicon(args.lexicon, args.answers, custom_guesses)
     if args.max_guesses is not None and not 1 <= args.max_guesses <= 30:
         raise WordleError("--max-guesses must be between 1 and 30")

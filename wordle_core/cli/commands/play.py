@@ -18,23 +18,24 @@ from wordle_core.analysis.simulate import default_opener
 from wordle_core.cli.commands.beyond import add_boards_arg, run_boards
 from wordle_core.cli.common import (
     DEFAULT_STRATEGY,
+    SEED,
     add_hard_arg,
     add_json_arg,
     add_lexicon_args,
     lexicon_from,
     matrix_for,
     print_json,
+    render,
+    strategy_for,
     use_colour,
+    word_arg,
 )
 from wordle_core.errors import WordleError
 from wordle_core.game.feedback import pattern_to_emoji
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState, parse_history
 from wordle_core.game.tree import Tree
-from wordle_core.strategies import get_strategy, list_strategies
 from wordle_core.strategies.base import Strategy
-
-FALLBACK_STRATEGY = "entropy"
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -61,8 +62,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_lexicon_args(p)
     add_hard_arg(p)
     who = p.add_mutually_exclusive_group()
-    who.add_argument("--answer", metavar="WORD", help="the hidden answer (for practice or tests)")
-    who.add_argument("--seed", type=int, help="pick the answer reproducibly from this seed")
+    who.add_argument("--answer", type=word_arg, metavar="WORD",
+                     help="the hidden answer (for practice or tests)")
+    who.add_argument("--seed", type=SEED, help="pick the answer reproducibly from this seed")
     who.add_argument("--evil", action="store_true",
                      help="the adversarial host: never commits, keeps the most words each turn")
     p.set_defaults(func=cmd_play)
@@ -89,24 +91,21 @@ def _positive_int(text: str) -> int:
 
 def _add_strategy(p: argparse.ArgumentParser) -> None:
     p.add_argument("--strategy", default=None,
-                   help=f"who picks the guess (default: '{DEFAULT_STRATEGY}' when registered, "
-                        f"else '{FALLBACK_STRATEGY}'); see `wordle-lab strategies`")
+                   help=f"who picks the guess (default: '{DEFAULT_STRATEGY}'); "
+                        "see `wordle-lab strategies`")
 
 
 def _add_tree_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--tree", metavar="FILE",
                    help="precomputed decision tree (pipeline trees table or simulate --save-tree JSON); "
                         "positions it covers are answered from it")
-    p.add_argument("--opener", help="first guess to propose (default: the tree's, else salet or the "
+    p.add_argument("--opener", type=word_arg,
+                   help="first guess to propose (default: the tree's, else salet or the "
                                     "best by entropy)")
 
 
-def strategy_from(args: argparse.Namespace) -> Strategy:
-    name = args.strategy
-    if name is None:
-        names = {str(r["name"]) for r in list_strategies()}
-        name = DEFAULT_STRATEGY if DEFAULT_STRATEGY in names else FALLBACK_STRATEGY
-    return get_strategy(name)
+def strategy_from(args: argparse.Namespace, lex: Lexicon) -> Strategy:
+    return strategy_for(args.strategy or DEFAULT_STRATEGY, lex)
 
 
 def tree_from(args: argparse.Namespace, lex: Lexicon, opener: str | None) -> Tree | None:
@@ -135,17 +134,13 @@ def tree_from(args: argparse.Namespace, lex: Lexicon, opener: str | None) -> Tre
 
 def _table_has_other_openers(path: str, lex: Lexicon, hard: bool, opener: str) -> bool:
     """Does a readable tree source hold trees for this game, just not from ``opener``?"""
-    from wordle_core.tables import load as tables
+    from wordle_core.tables.load import read_avro_records, table_files
 
     p = Path(path)
     if p.is_file() and p.suffix != ".avro":  # a JSON tree: one opener, any other is a miss
         return True
-    finder = getattr(tables, "table_files", None)
-    reader = getattr(tables, "read_avro_records", None)
-    if finder is None or reader is None:
-        return False
     mode = "hard" if hard else "normal"
-    recs = reader(finder(p, "trees"))  # an unreadable table raises its own clear error
+    recs = read_avro_records(table_files(p, "trees"))  # an unreadable table raises its own clear error
     return any(r.get("lexicon") == lex.name and r.get("mode") == mode and r.get("opener") != opener
                for r in recs)
 
@@ -163,7 +158,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     from wordle_core.interactive.suggest import suggest
 
     lex = lexicon_from(args)
-    strat = strategy_from(args)
+    strat = strategy_from(args, lex)
     history = parse_history(args.history)
     state = GameState.from_history(lex, history, args.hard, matrix_for(lex))
     first = lex.normalise(history[0][0]) if history else args.opener
@@ -181,13 +176,21 @@ def cmd_suggest(args: argparse.Namespace) -> int:
         print("solved: nothing left to guess")
         return 0
     if res.options:
+        exact = any(o.optimal for o in res.options)  # first guess with shipped exact tables
         print(f"  {'#':>2}  {'guess':<{max(5, lex.length)}}  {'bits':>6}  {'exp.left':>8}  "
-              f"{'largest':>7}  {'buckets':>7}  answer?")
+              f"{'largest':>7}  {'buckets':>7}  answer?" + ("  optimal total" if exact else ""))
         for i, o in enumerate(res.options, 1):
             mark = "*" if o.pick else " "
+            worth = ""
+            if exact:
+                worth = {"proven": f"  {o.optimal_total or 0:,} (proven)", "no-win": "  no guaranteed win",
+                         "unknown": "  not computed yet"}.get(o.optimal, "")
+            answer = "yes" if o.can_be_answer else "no"
+            if exact:
+                answer = f"{answer:<7}"
             print(f"  {i:>2}{mark} {o.word.upper():<{max(5, lex.length)}}  {o.entropy_bits:>6.3f}  "
                   f"{o.expected_remaining:>8.2f}  {o.largest_bucket:>7}  {o.buckets:>7}  "
-                  f"{'yes' if o.can_be_answer else 'no'}")
+                  f"{answer}{worth}")
     if res.candidates:
         print("candidates:", " ".join(res.candidates))
     return 0
@@ -196,8 +199,6 @@ def cmd_suggest(args: argparse.Namespace) -> int:
 # --- interactive loop --------------------------------------------------------------------
 def run_loop(session, prompt: str = "> ") -> int:
     """Feed lines from stdin to ``session`` until it is done, input ends, or Ctrl-C."""
-    from wordle_core.interactive.session import render
-
     colour = use_colour(sys.stdout)
     tty_in = sys.stdin.isatty()
 
@@ -241,7 +242,7 @@ def cmd_assist(args: argparse.Namespace) -> int:
     from wordle_core.interactive.session import AssistSession
 
     lex = lexicon_from(args)
-    strat = strategy_from(args)
+    strat = strategy_from(args, lex)
     opener = lex.normalise(args.opener) if args.opener else None
     tree = tree_from(args, lex, opener)
     session = AssistSession(lex, matrix_for(lex), strat, hard=args.hard, tree=tree,
