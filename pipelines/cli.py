@@ -175,7 +175,8 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
             checkpoint("after play")
         if "report" in cfg.outputs:
             with progress.timed("report"):
-                files = build_report(gen.root, Path(gen.stage("report")))
+                files = build_report(gen.root, Path(gen.stage("report")),
+                                     title=str(Path(cfg.output).resolve()))
             entries.append("report")
             _say(f"  report: {len(files)} files")
             checkpoint("after report")
