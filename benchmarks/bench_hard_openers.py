@@ -44,7 +44,10 @@ def _one(args: tuple[int, int]) -> dict:
     from wordle_core.search.hard import hard_verdict
 
     row, budget = args
-    return hard_verdict(_LEX, row, node_budget=budget)
+    c0 = time.process_time()
+    rec = hard_verdict(_LEX, row, node_budget=budget or None)
+    rec["cpu_seconds"] = round(time.process_time() - c0, 3)  # load-independent cost
+    return rec
 
 
 def _implied(lex, args: argparse.Namespace, done: dict[str, dict]) -> None:
@@ -79,7 +82,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample", type=int, default=0, help="random openers (0: all)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--workers", type=int, default=os.cpu_count() or 1)
-    ap.add_argument("--budget", type=int, default=20_000, help="OR nodes per opener")
+    ap.add_argument("--budget", type=int, default=0,
+                    help="OR nodes per opener (default 0: the complete search, never unknown)")
     ap.add_argument("--out", required=True)
     ap.add_argument("--report-only", action="store_true", help="summarise what is done, run nothing")
     ap.add_argument("--openers-from", metavar="FILE", help="only the openers named in these JSON lines")
@@ -157,6 +161,10 @@ def main(argv: list[str] | None = None) -> int:
         print(f"  {v:<10} {c[v]:>6}  ({100 * c[v] / n:.1f}%; scaled to {n_all}: "
               f"{c[v] / n * n_all:.0f}, 95% CI {lo * n_all:.0f}-{hi * n_all:.0f})")
     print(f"  sum of per-opener seconds {secs.sum():.0f}")
+    cpu = np.array([r["cpu_seconds"] for r in recs if "cpu_seconds" in r])
+    if len(cpu):
+        print(f"  CPU-s per opener: mean {cpu.mean():.3f}  median {np.median(cpu):.3f}  "
+              f"max {cpu.max():.1f}; all {n_all} openers: {cpu.mean() * n_all / 3600:.2f} CPU-hours")
     print(f"  seconds per opener: mean {secs.mean():.2f}  median {np.median(secs):.2f}  "
           f"p95 {np.percentile(secs, 95):.2f}  max {secs.max():.1f}  sum {secs.sum():.0f}")
     proj = secs.mean() * n_all / args.workers / 60

@@ -17,6 +17,8 @@ from typing import Any
 
 import fastavro
 
+from wordle_core.tables.frames import TABLES as TABLE_ORDER
+
 NAMESPACE = "org.wordlelab.v1"
 
 _COMMON = [
@@ -154,15 +156,9 @@ _RAW: dict[str, dict[str, Any]] = {
     "optimal": OPTIMAL,
 }
 
-# Fields each table is sorted by inside a shard (unique per record within one run).
-SORT_KEYS: dict[str, tuple[str, ...]] = {
-    "opener_scores": ("lexicon", "mode", "strategy", "opener"),
-    "opener_summaries": ("lexicon", "strategy", "mode", "opener"),
-    "games": ("lexicon", "strategy", "mode", "opener", "answer"),
-    "hard_verdicts": ("lexicon", "strategy", "mode", "opener"),
-    "trees": ("lexicon", "strategy", "mode", "opener"),
-    "optimal": ("lexicon", "strategy", "mode", "guess_pool", "opener"),
-}
+# Fields each table is sorted by inside a shard (unique per record within one run): the
+# engine's reader (wordle_core.tables.frames.TABLES) and this writer share one definition.
+SORT_KEYS: dict[str, tuple[str, ...]] = dict(TABLE_ORDER)
 
 TABLES = tuple(_RAW)
 

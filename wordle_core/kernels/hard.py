@@ -25,6 +25,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from wordle_core.kernels.buckets import count_block, stats_block
+
 
 @njit(cache=True, nogil=True)
 def obligations_after(codes, g, p, greens, need, out_greens, out_need):
@@ -202,32 +204,47 @@ def _splittable(mat, B, legal, codes, counts, cgreens, cneed, seen, stamp, tk, t
     return got >= 0
 
 
+_BLK = 64  # guesses per block of the shared bucket primitives
+
+
 @njit(cache=True, nogil=True)
-def _order_guesses(mat, S, legal, is_cand_row, cnt):
+def _order_guesses(mt, S, legal, is_cand_row, tables):
     """Guess order of a node: smallest largest bucket first, candidates first among equals,
     then row order; returns (order, key) with useless guesses (one bucket equal to ``S``,
-    not a candidate) keyed ``>= (1 << 40) * G`` so callers stop there."""
+    not a candidate) keyed ``>= (1 << 40) * G`` so callers stop there.
+
+    The bucket sizes come from the shared blocked primitives of
+    :mod:`wordle_core.kernels.buckets` (``count_block`` / ``stats_block`` over the
+    transposed matrix ``mt``; ``tables`` = (counts, firsts, n_first), all-zero counts
+    between calls)."""
+    counts, firsts, n_first = tables
     n = S.shape[0]
     G = legal.shape[0]
+    buckets = np.empty(G, np.int64)
+    largest = np.empty(G, np.int64)
+    sum_sq = np.empty(G, np.float64)
+    sum_xl = np.empty(G, np.float64)
+    worst = np.empty(G, np.int64)
+    xlogx = np.zeros(n + 1, np.float64)  # entropy terms: not needed for the order
+    for lo in range(0, G, _BLK):
+        hi = min(lo + _BLK, G)
+        count_block(mt, S, legal, False, lo, hi, counts, firsts, n_first)
+        stats_block(lo, hi, counts, firsts, n_first, xlogx, buckets, largest, sum_sq, sum_xl, worst)
     key = np.empty(G, np.int64)
     for gi in range(G):
-        g = legal[gi]
-        for s in range(n):
-            cnt[mat[g, S[s]]] += 1
-        m = 0
-        for s in range(n):
-            p = mat[g, S[s]]
-            if cnt[p] > m:
-                m = cnt[p]
-        for s in range(n):
-            cnt[mat[g, S[s]]] = 0
+        m = largest[gi]
         k = m * 2
-        if is_cand_row[g] == 0:
+        if is_cand_row[legal[gi]] == 0:
             k += 1
-        if m == n and is_cand_row[g] == 0:
+        if m == n and is_cand_row[legal[gi]] == 0:
             k = 1 << 40  # no information: never useful
         key[gi] = k * G + gi
     return np.argsort(key), key
+
+
+@njit(cache=True, nogil=True)
+def _tables(mt, P):
+    return (np.zeros((_BLK, P), np.int32), np.zeros((_BLK, P + 1), mt.dtype), np.zeros(_BLK, np.int64))
 
 
 @njit(cache=True, nogil=True)
@@ -279,8 +296,8 @@ def _buckets_to_check(mat, S, g, cnt, greens, digits, green_code, min_size, done
 
 
 @njit(cache=True, nogil=True)
-def _three(mat, S, legal, scan, codes, counts, greens, need, digits, green_code, is_cand_row, cap,
-           seen, stamp, tk, tv):
+def _three(mat, mt, S, legal, scan, codes, counts, greens, need, digits, green_code, is_cand_row, cap,
+           seen, stamp, tk, tv, tables):
     """The 3-guesses-left test (see :func:`solve_three`); ``scan`` is a superset of
     ``legal`` (the rows every splitter search reads, so the cache stays valid across
     the nodes of one :func:`solve_four` call)."""
@@ -290,7 +307,7 @@ def _three(mat, S, legal, scan, codes, counts, greens, need, digits, green_code,
     A = need.shape[0]
     G = legal.shape[0]
     cnt = np.zeros(P, np.int32)
-    order, key = _order_guesses(mat, S, legal, is_cand_row, cnt)
+    order, key = _order_guesses(mt, S, legal, is_cand_row, tables)
     cgreens = np.empty(L, greens.dtype)
     cneed = np.empty(A, need.dtype)
     B = np.empty(n, S.dtype)
@@ -328,7 +345,7 @@ def _three(mat, S, legal, scan, codes, counts, greens, need, digits, green_code,
 
 
 @njit(cache=True, nogil=True)
-def solve_three(mat, S, legal, codes, counts, greens, need, digits, green_code, is_cand_row, cap):
+def solve_three(mat, mt, S, legal, codes, counts, greens, need, digits, green_code, is_cand_row, cap):
     """(guess row winning every answer of ``S`` within 3 guesses or -1, work done) (exact).
 
     A guess wins iff every bucket of three or more answers can be split into singletons
@@ -348,13 +365,13 @@ def solve_three(mat, S, legal, codes, counts, greens, need, digits, green_code, 
     stamp = np.zeros(2, np.int64)
     tk = np.zeros((1 << 12, 3), np.int64)
     tv = np.zeros(1 << 12, np.int64)
-    g = _three(mat, S, legal, legal, codes, counts, greens, need, digits, green_code, is_cand_row,
-               cap, seen, stamp, tk, tv)
+    g = _three(mat, mt, S, legal, legal, codes, counts, greens, need, digits, green_code, is_cand_row,
+               cap, seen, stamp, tk, tv, _tables(mt, P))
     return g, stamp[1] + legal.shape[0]
 
 
 @njit(cache=True, nogil=True)
-def solve_four(mat, S, legal, codes, counts, greens, need, digits, green_code, is_cand_row, cap, arow,
+def solve_four(mat, mt, S, legal, codes, counts, greens, need, digits, green_code, is_cand_row, cap, arow,
                core, tries):
     """(guess row winning every answer of ``S`` within 4 guesses or -1, work done) (exact).
 
@@ -381,7 +398,8 @@ def solve_four(mat, S, legal, codes, counts, greens, need, digits, green_code, i
     tk = np.zeros((1 << 14, 3), np.int64)
     tv = np.zeros(1 << 14, np.int64)
     cnt = np.zeros(P, np.int32)
-    order, key = _order_guesses(mat, S, tries, is_cand_row, cnt)
+    tables = _tables(mt, P)
+    order, key = _order_guesses(mt, S, tries, is_cand_row, tables)
     cgreens = np.empty(L, greens.dtype)
     cneed = np.empty(A, need.dtype)
     B = np.empty(n, S.dtype)
@@ -428,8 +446,8 @@ def solve_four(mat, S, legal, codes, counts, greens, need, digits, green_code, i
             sub_legal = legal_subset(legal, codes, counts, cgreens, cneed)
             for t in range(nb):
                 sub_cand[arow[B[t]]] = 1
-            if _three(mat, B[:nb].copy(), sub_legal, legal, codes, counts, cgreens.copy(), cneed.copy(),
-                      digits, green_code, sub_cand, cap, seen, stamp, tk, tv) < 0:
+            if _three(mat, mt, B[:nb].copy(), sub_legal, legal, codes, counts, cgreens.copy(), cneed.copy(),
+                      digits, green_code, sub_cand, cap, seen, stamp, tk, tv, tables) < 0:
                 win = False
                 for t in range(n):
                     if mat[g, S[t]] == p:
@@ -441,33 +459,3 @@ def solve_four(mat, S, legal, codes, counts, greens, need, digits, green_code, i
         if win:
             return g, stamp[1] + G
     return -1, stamp[1] + G
-
-
-@njit(cache=True, nogil=True)
-def bucket_stats(mat, S, legal):
-    """Largest bucket and sum of squared bucket sizes of every legal guess over ``S``.
-
-    The two numbers the search orders guesses by, computed without materialising the
-    (guesses x candidates) block: one pass per guess with a reused counter array.
-    """
-    n = S.shape[0]
-    G = legal.shape[0]
-    cnt = np.zeros(65536, np.int32)  # any pattern code (uint8 or uint16 matrices)
-    largest = np.empty(G, np.int32)
-    sum_sq = np.empty(G, np.int64)
-    for gi in range(G):
-        row = mat[legal[gi]]
-        m = 0
-        sq = 0
-        for s in range(n):
-            p = row[S[s]]
-            c = cnt[p] + 1
-            cnt[p] = c
-            sq += 2 * c - 1
-            if c > m:
-                m = c
-        for s in range(n):
-            cnt[row[S[s]]] = 0
-        largest[gi] = m
-        sum_sq[gi] = sq
-    return largest, sum_sq

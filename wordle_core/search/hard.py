@@ -46,7 +46,8 @@ from wordle_core.game.feedback import all_green, pattern_to_str
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.rules import HardConstraints, letter_counts
-from wordle_core.kernels.hard import bucket_stats, capacity_table, hard_filter, solve_four, solve_three
+from wordle_core.kernels.buckets import bucket_stats, transposed
+from wordle_core.kernels.hard import capacity_table, hard_filter, solve_four, solve_three
 
 # The numba kernel's work (guess x splitter pairs examined) is charged to the node
 # budget at this rate, about what one Python-level node costs in time, so a budget
@@ -112,6 +113,7 @@ class HardSolver:
         self.answer_rows = lex.answer_rows
         self.n_alpha = len(lex.alphabet)
         self.mat = np.ascontiguousarray(self.matrix)  # load a memory map once
+        self.mt = transposed(self.mat)  # answers x guesses, for the shared bucket primitives
         self.nodes = 0
         self._budget = 1 << 62
         self._n_answers = len(lex.answers)
@@ -253,13 +255,13 @@ class HardSolver:
             is_row = np.zeros(self.mat.shape[0], dtype=np.uint8)
             is_row[self.answer_rows[S]] = 1
             greens, need = cons.arrays(self.lexicon.length, self.n_alpha)
-            args = (self.mat, S.astype(np.int32), legal.astype(np.int32), self.codes, self.counts,
-                    greens, need, self.digits, self.green, is_row, self.cap)
+            args = (self.mat, self.mt, S.astype(np.int32), legal.astype(np.int32), self.codes,
+                    self.counts, greens, need, self.digits, self.green, is_row, self.cap)
             if k == 3:
                 g, work = solve_three(*args)
             else:
                 core = np.zeros(n, np.uint8)
-                g, work = solve_four(*args, self.arow, core, args[2])
+                g, work = solve_four(*args, self.arow, core, args[3])
                 if g < 0:
                     self._core, more = self._small_core(S, cons, args, core)
                     work += more
@@ -267,7 +269,8 @@ class HardSolver:
             if self.nodes > self._budget:
                 raise _BudgetExceededError
             return int(g)
-        largest, sum_sq = bucket_stats(self.mat, S.astype(np.int32), legal.astype(np.int32))
+        st = bucket_stats(self.mat, legal, S, self.n_patterns)
+        largest, sum_sq = st.largest, st.sum_sq
         is_cand = np.zeros(self.mat.shape[0], dtype=bool)
         is_cand[self.answer_rows[S]] = True
         cand = is_cand[legal]
@@ -301,15 +304,15 @@ class HardSolver:
         every superset with looser-or-equal obligations is lost too (see
         :meth:`_core_hit`), so later positions that contain it need no search.
         """
-        mat, _, legal = args[0], args[1], args[2]
-        rest = args[3:10]
+        mat, mt, legal = args[0], args[1], args[3]
+        rest = args[4:11]
         work = 0
         in_t = np.zeros(len(S), dtype=bool)
-        largest, _ = bucket_stats(self.mat, S.astype(np.int32), legal)
+        largest = bucket_stats(self.mat, legal, S, self.n_patterns).largest
         g = int(legal[int(np.argmin(largest))])
         for _ in range(_CORE_ROUNDS):
             why = np.zeros(len(S), np.uint8)
-            res, w = solve_four(mat, S.astype(np.int32), legal, *rest, self.cap, self.arow, why,
+            res, w = solve_four(mat, mt, S.astype(np.int32), legal, *rest, self.cap, self.arow, why,
                                 np.array([g], np.int32))
             work += int(w)
             if res >= 0 or not why.any():
@@ -319,7 +322,7 @@ class HardSolver:
             t_rows = np.zeros(self.mat.shape[0], dtype=np.uint8)
             t_rows[self.answer_rows[T]] = 1
             sub = np.zeros(len(T), np.uint8)
-            res, w = solve_four(mat, T.astype(np.int32), legal, rest[0], rest[1], rest[2], rest[3],
+            res, w = solve_four(mat, mt, T.astype(np.int32), legal, rest[0], rest[1], rest[2], rest[3],
                                 rest[4], rest[5], t_rows, self.cap, self.arow, sub, legal)
             work += int(w)
             if res < 0:
