@@ -5,9 +5,10 @@ the minimal sum of guesses over every answer; a weak opener takes minutes, so al
 12,972 openers take CPU-hours. This pipeline spreads that work and survives being
 stopped:
 
-1. the selected openers (sorted) are cut into *parts* of ``--part-size`` openers per
-   mode; a part's name is a hash of what it computes (lexicon, mode, guess pool, guess
-   limit, its openers), so the same selection always gives the same parts;
+1. the selected openers, most first-guess buckets first (likely best, and cheapest to
+   prove, first), are cut into *parts* of ``--part-size`` openers per mode; a part's
+   name is a hash of what it computes (lexicon, mode, guess pool, guess limit, its
+   openers), so the same selection always gives the same parts;
 2. ``ProveOpeners`` (a named composite transform) spreads the parts over the workers
    (``Reshuffle``); a worker proves its part's openers one after the other with one
    solver per mode (openers share its memo, bounded by ``--memo-limit``) and, as soon
@@ -95,8 +96,9 @@ class SearchSpec:
 
 def plan_parts(lexicon: str, openers: Sequence[str], modes: Sequence[str], pool: str,
                limit: int, part_size: int) -> list[Part]:
-    """Cut the sorted openers into parts per mode; names are hashes of their content."""
-    words = sorted(set(openers))
+    """Cut the openers (in the given order, duplicates dropped) into parts per mode; names
+    are hashes of their content, so the same order gives the same parts."""
+    words = list(dict.fromkeys(openers))
     parts = []
     for mode in modes:
         for i in range(0, len(words), part_size):
@@ -256,6 +258,58 @@ def ranking_csv(records: list[dict[str, Any]]) -> str:
     return text.getvalue()
 
 
+SHIP_SCHEMA = fastavro.parse_schema({
+    "type": "record", "name": "ShippedOptimal", "namespace": "org.wordlelab.v1",
+    "doc": "Proven fewest total guesses per opener (wordle_core/data/exact/README.md).",
+    "fields": [
+        {"name": "opener", "type": "string", "doc": "the first guess"},
+        {"name": "total", "type": ["null", "long"],
+         "doc": "minimal total over every answer, proven; null: no guaranteed win"},
+        {"name": "cpu_seconds", "type": "double", "doc": "CPU time of the proof"},
+    ],
+})
+
+
+def ship(output: str, parts: list[Part], dest: str) -> int:
+    """Write the finished parts' values as ``dest/<lexicon>-<mode>.csv`` and ``.avro``."""
+    import datetime
+    from pathlib import Path
+
+    from wordle_core.files import atomic_write_bytes, atomic_write_text
+
+    by_key: dict[tuple[str, str], list[dict[str, Any]]] = {}
+    finished = 0
+    for part in parts:
+        recs = read_part(output, part)
+        if recs is None:
+            continue
+        finished += 1
+        for r in recs:
+            by_key.setdefault((r["lexicon"], r["mode"]), []).append(r)
+    Path(dest).mkdir(parents=True, exist_ok=True)
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    for (lexicon, mode), recs in sorted(by_key.items()):
+        recs.sort(key=lambda r: r["opener"])
+        rows = [{"opener": r["opener"], "total": r["total"],
+                 "cpu_seconds": round(float(r["cpu_seconds"]), 3)} for r in recs]
+        text = io.StringIO()
+        w = csv.DictWriter(text, fieldnames=["opener", "total", "cpu_seconds"], lineterminator="\n")
+        w.writeheader()
+        w.writerows(rows)
+        stem = Path(dest) / f"{lexicon}-{mode}"
+        atomic_write_text(f"{stem}.csv", text.getvalue())
+        buf = io.BytesIO()
+        meta = {"wordle_lab.computed_by": "pipelines.optimal (wordle_core.search.exact)",
+                "wordle_lab.collected_at": stamp, "wordle_lab.lexicon": lexicon,
+                "wordle_lab.mode": mode, "wordle_lab.guess_pool": str(recs[0]["guess_pool"]),
+                "wordle_lab.guess_limit": str(recs[0]["guess_limit"])}
+        fastavro.writer(buf, SHIP_SCHEMA, rows, codec="deflate", metadata=meta)
+        atomic_write_bytes(f"{stem}.avro", buf.getvalue())
+        print(f"optimal: {len(rows)} {lexicon} {mode} values -> {stem}.csv, {stem}.avro")
+    print(f"optimal: {finished} of {len(parts)} parts finished under {output}")
+    return 0
+
+
 def _add_args(p) -> None:
     p.add_argument("--modes", help="normal,hard (default: the config's, else normal)")
     p.add_argument("--guess-pool", dest="guess_pool", default="all", choices=POOLS,
@@ -269,6 +323,9 @@ def _add_args(p) -> None:
     p.add_argument("--compare", action="store_true",
                    help="also build the default and a greedy strategy's trees per opener")
     p.add_argument("--greedy", default="entropy", help="greedy strategy for --compare")
+    p.add_argument("--ship", metavar="DIR",
+                   help="run nothing: collect the finished parts under --output into "
+                        "DIR/<lexicon>-<mode>.csv + .avro (the package's exact tables)")
     p.add_argument("--memo-limit", dest="memo_limit", type=int, default=2_000_000, metavar="N",
                    help="positions each worker's search memo keeps (default 2,000,000)")
 
@@ -319,12 +376,18 @@ def _run(ns, beam_args, config_from, execute) -> int:
         rows = [r for r in rows if lex.guess_is_answer[r]]
     if not rows:
         raise ConfigError("no openers to prove")
-    openers = [lex.guesses[r] for r in rows]
+    from wordle_core.search.exact import ExactSolver
+
+    # likely-best (and cheapest) openers first: the first parts to finish are the useful ones
+    ordered, _ = ExactSolver(lex, pool=ns.guess_pool).opener_order(rows)
+    openers = [lex.guesses[int(r)] for r in ordered]
     limit = ns.max_guesses or lex.max_guesses
     from .runner import ensure_output
 
     output = ensure_output(cfg.output)
     parts = plan_parts(lex.name, openers, modes, ns.guess_pool, limit, ns.part_size)
+    if ns.ship:
+        return ship(output, parts, ns.ship)
     done: list[dict[str, Any]] = []
     todo: list[Part] = []
     for part in parts:

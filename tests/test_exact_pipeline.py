@@ -106,3 +106,19 @@ def test_dask_equals_direct_runner(tmp_path) -> None:
     ra, rb = read_table(str(tmp_path / "direct"), "optimal"), read_table(str(tmp_path / "dask"), "optimal")
     assert [(r["opener"], r["total"]) for r in ra] == [(r["opener"], r["total"]) for r in rb]
     assert len(ra) == 4 and all(r["total"] for r in ra)
+
+
+def test_ship_collects_finished_parts(tmp_path) -> None:
+    import csv
+
+    words = ",".join(load_lexicon(LEX).guesses[40:44])
+    base = ["--lexicon", LEX, "--openers", words, "--modes", "normal", "--part-size", "2",
+            "--output", str(tmp_path / "o"), "--no-progress", *LOCAL]
+    assert optimal.run(base) == 0
+    next((tmp_path / "o/optimal_parts").glob("*.avro")).unlink()  # one part unfinished
+    assert optimal.run([*base, "--ship", str(tmp_path / "data")]) == 0
+    with open(tmp_path / "data" / f"{LEX}-normal.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    want = _want(load_lexicon(LEX).guesses[40:44], False)
+    assert len(rows) == 2 and all(int(r["total"]) == want[r["opener"]] for r in rows)
+    assert (tmp_path / "data" / f"{LEX}-normal.avro").stat().st_size > 0

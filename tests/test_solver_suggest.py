@@ -240,3 +240,39 @@ def test_suggest_from_a_trees_avro_table(small_lex, tmp_path, capsys):
     code, out, err = run_main(["suggest", *flags, "--strategy", "entropy", "--history", other, "--json",
                                "--tree", str(tmp_path / "out")], capsys)
     assert code == 0 and json.loads(out)["source"] == "computed" and "no tree opening" in err
+
+
+def test_first_guess_shows_shipped_exact_totals(small_lex, monkeypatch) -> None:
+    """With an exact table for the lexicon, each first-guess option says what it is worth."""
+    import wordle_core.tables.exact as exact_tables
+    from wordle_core.search.exact import INF, ExactSolver
+
+    s = ExactSolver(small_lex)
+    state = GameState.new(small_lex)
+    first = suggest(state, get_strategy("entropy"), top=4)
+    words = [o.word for o in first.options]
+    assert all(o.optimal == "" for o in first.options)  # no table for this lexicon
+    known = {w: s.opener_value(small_lex.guess_id(w)) for w in words[:2]}
+    table = {w: (v if v < INF else None) for w, v in known.items()}
+    monkeypatch.setattr(exact_tables, "shipped_values", lambda lexicon, mode: table)
+    res = suggest(state, get_strategy("entropy"), top=4)
+    got = {o.word: (o.optimal, o.optimal_total) for o in res.options}
+    for w in words[:2]:
+        assert got[w] == ("proven", known[w])
+    assert all(got[w] == ("unknown", None) for w in words[2:])
+    later = suggest(state.apply(small_lex.guess_id(words[0]), 0), get_strategy("entropy"), top=2)
+    assert all(o.optimal == "" for o in later.options)  # only the first guess
+
+
+def test_shipped_tables_agree_with_the_search(wordle) -> None:
+    """Spot-check the package's exact tables (when shipped) against a fresh proof."""
+    from wordle_core.search.exact import ExactSolver
+    from wordle_core.tables.exact import shipped_values
+
+    table = shipped_values("wordle", "normal")
+    if not table:
+        pytest.skip("no exact table shipped for wordle normal")
+    cheapest = sorted(table, key=lambda w: (table[w] is None, table[w] or 0))[:1]
+    s = ExactSolver(wordle)
+    for w in cheapest:
+        assert s.opener_value(wordle.guess_id(w)) == table[w]

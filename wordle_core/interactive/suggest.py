@@ -46,6 +46,12 @@ class Option:
     buckets: int
     can_be_answer: bool
     pick: bool = False
+    # first guess only, where the package ships exact tables (wordle_core/data/exact/):
+    # "proven" (optimal_total is the proven fewest total guesses over every answer),
+    # "no-win" (proven: no strategy wins every game), "unknown" (not computed yet);
+    # "" elsewhere.
+    optimal: str = ""
+    optimal_total: int | None = None
 
 
 @dataclass(frozen=True)
@@ -162,7 +168,29 @@ def suggest(
         one = bucket_stats(state.matrix, np.array([picked]), state.candidates, lex.n_patterns)
         mark = bool(np.isin(picked, state.candidate_rows))
         options = [_option(lex.guesses[picked], one, 0, mark, True), *options][:top]
+    if state.turn == 0:
+        options = _with_exact_values(options, lex.name, state.hard)
     return Suggestion(source=source, options=options, **base)
+
+
+def _with_exact_values(options: list[Option], lexicon: str, hard: bool) -> list[Option]:
+    """First guesses: attach the shipped proven totals (what each opener is worth)."""
+    from dataclasses import replace
+
+    from wordle_core.tables.exact import shipped_values
+
+    table = shipped_values(lexicon, "hard" if hard else "normal")
+    if not table:
+        return options
+    out = []
+    for o in options:
+        if o.word not in table:
+            out.append(replace(o, optimal="unknown"))
+        elif table[o.word] is None:
+            out.append(replace(o, optimal="no-win"))
+        else:
+            out.append(replace(o, optimal="proven", optimal_total=table[o.word]))
+    return out
 
 
 def _option(word: str, stats: BucketStats, i: int, is_cand: bool, pick: bool) -> Option:

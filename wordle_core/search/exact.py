@@ -266,6 +266,18 @@ class ExactSolver:
         self._root = (key, ub)
         return ub
 
+    def opener_order(self, openers: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """(openers sorted by the free bound ``3n - B - [opener is an answer]``, those bounds):
+        most buckets first, i.e. roughly best (and cheapest to prove) first; ties alphabetical."""
+        lex = self.lexicon
+        rows = self._base_rows if openers is None else np.asarray(openers, dtype=np.int32)
+        rows = np.ascontiguousarray(rows, dtype=np.int32)
+        cands = np.arange(len(lex.answers), dtype=np.int32)
+        nb, isg = kn.count_buckets(self._mt, cands, rows, self._green, lex.n_patterns)
+        lb0 = 3 * len(cands) - nb - isg.astype(np.int64)
+        order = np.lexsort((rows, lb0))
+        return rows[order], lb0[order]
+
     def opener_bounds(self, openers: np.ndarray) -> np.ndarray:
         """A lower bound of every opener's total (two levels of the ``3n - B`` bound)."""
         lex = self.lexicon
@@ -468,12 +480,7 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
         raise WordleError("rank needs k >= 1")
     t0, c0 = time.perf_counter(), time.process_time()
     lex = solver.lexicon
-    rows = solver._base_rows if openers is None else np.asarray(openers, dtype=np.int32)
-    cands = np.arange(len(lex.answers), dtype=np.int32)
-    nb, isg = kn.count_buckets(solver._mt, cands, np.ascontiguousarray(rows, dtype=np.int32),
-                               solver._green, lex.n_patterns)
-    lb0 = 3 * len(cands) - nb - isg.astype(np.int64)
-    order = np.lexsort((rows, lb0))
+    rows, lb0 = solver.opener_order(openers)
     exact: dict[int, int] = {}  # row -> exact total
     bound: dict[int, int] = {}  # row -> lower bound (> k-th at the time)
     secs: dict[int, float] = {}
@@ -483,7 +490,7 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
         from tqdm import tqdm
 
         bar = tqdm(total=len(rows), desc=f"rank {k}", unit="op", leave=False, disable=None)
-    for i in order:
+    for i in range(len(rows)):
         r = int(rows[i])
         kth = top[-1][0] if len(top) >= k else None
         c1 = time.process_time()

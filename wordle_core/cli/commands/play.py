@@ -176,13 +176,21 @@ def cmd_suggest(args: argparse.Namespace) -> int:
         print("solved: nothing left to guess")
         return 0
     if res.options:
+        exact = any(o.optimal for o in res.options)  # first guess with shipped exact tables
         print(f"  {'#':>2}  {'guess':<{max(5, lex.length)}}  {'bits':>6}  {'exp.left':>8}  "
-              f"{'largest':>7}  {'buckets':>7}  answer?")
+              f"{'largest':>7}  {'buckets':>7}  answer?" + ("  optimal total" if exact else ""))
         for i, o in enumerate(res.options, 1):
             mark = "*" if o.pick else " "
+            worth = ""
+            if exact:
+                worth = {"proven": f"  {o.optimal_total or 0:,} (proven)", "no-win": "  no guaranteed win",
+                         "unknown": "  not computed yet"}.get(o.optimal, "")
+            answer = "yes" if o.can_be_answer else "no"
+            if exact:
+                answer = f"{answer:<7}"
             print(f"  {i:>2}{mark} {o.word.upper():<{max(5, lex.length)}}  {o.entropy_bits:>6.3f}  "
                   f"{o.expected_remaining:>8.2f}  {o.largest_bucket:>7}  {o.buckets:>7}  "
-                  f"{'yes' if o.can_be_answer else 'no'}")
+                  f"{answer}{worth}")
     if res.candidates:
         print("candidates:", " ".join(res.candidates))
     return 0
