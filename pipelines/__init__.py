@@ -7,3 +7,7 @@ compute / Beam flags), :mod:`.runner` (run, publish, progress), :mod:`.jobs` and
 :mod:`.cli` (``run(argv)`` of each pipeline), :mod:`.report` (CSV + PNG report),
 :mod:`.optimal` (the exact-optimum fan-out).
 """
+
+import os as _os
+
+_os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before Beam loads gRPC: no fork_posix.cc notes

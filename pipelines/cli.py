@@ -12,13 +12,14 @@ import dataclasses
 import sys
 import time
 from collections.abc import Sequence
+from pathlib import Path
 
 from wordle_core.errors import OneLineParser
 
 from . import jobs
 from .cloud import check_cloud_args
 from .config import ConfigError, JobConfig
-from .options import add_job_args, check_beam_args, config_from
+from .options import add_job_args, add_resume_arg, check_beam_args, config_from
 
 
 def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about: str = ""):
@@ -26,6 +27,7 @@ def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about:
                       epilog="Any other --flag is passed to Apache Beam "
                       "(e.g. --runner, --direct_num_workers).")
     add_job_args(p, play=play)
+    add_resume_arg(p)
     if extra:
         extra(p)
     ns, beam_args = p.parse_known_args(list(sys.argv[1:] if argv is None else argv))
@@ -34,11 +36,33 @@ def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about:
     return ns, beam_args
 
 
+def guarded(fn):
+    """An entry point whose SIGINT/SIGTERM is one line and exit 130/143 (see runner.interrupts)."""
+    import functools
+    import signal
+
+    from .runner import Interrupted, interrupts, kill_workers
+
+    @functools.wraps(fn)
+    def wrapper(*a, **kw):
+        try:
+            with interrupts():
+                return fn(*a, **kw)
+        except KeyboardInterrupt as exc:
+            kill_workers()
+            if not isinstance(exc, Interrupted):
+                exc = Interrupted(signal.SIGINT)
+            raise exc from None
+
+    return wrapper
+
+
 def _say(msg: str) -> None:
     sys.stderr.write(msg + "\n")
     sys.stderr.flush()
 
 
+@guarded
 def run_scores(argv: Sequence[str] | None = None) -> int:
     """``opener_scores`` for every selected opener (default all)."""
     ns, beam_args = _parse("wordle-lab pipeline scores", argv, play=False,
@@ -74,6 +98,7 @@ def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
     return 0
 
 
+@guarded
 def run_games(argv: Sequence[str] | None = None) -> int:
     """``opener_summaries`` (plus ``games`` with --games or when the config lists it)."""
     return _play("wordle-lab pipeline games", argv,
@@ -82,12 +107,14 @@ def run_games(argv: Sequence[str] | None = None) -> int:
                  "Play every answer from each opener; write opener_summaries (and games).")
 
 
+@guarded
 def run_hard(argv: Sequence[str] | None = None) -> int:
     """``hard_verdicts`` per opener x strategy."""
     return _play("wordle-lab pipeline hard", argv, lambda cfg, ns: ["hard_verdicts"],
                  "Hard mode: does each opener win every game under each strategy? Write hard_verdicts.")
 
 
+@guarded
 def run_trees(argv: Sequence[str] | None = None) -> int:
     """``trees`` per opener x strategy x mode."""
     return _play("wordle-lab pipeline trees", argv, lambda cfg, ns: ["trees"],
@@ -95,10 +122,17 @@ def run_trees(argv: Sequence[str] | None = None) -> int:
 
 
 def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> int:
-    """Scores -> opener selection -> play (one pipeline, one sink) -> report -> top 10."""
+    """Scores -> opener selection -> play (one pipeline, one sink) -> report -> publish -> top 10.
+
+    Everything is staged in one generation (:mod:`pipelines.generation`) and
+    published together at the end, so the output directory holds either the previous
+    complete result or this one, never new tables beside an old report.
+    """
+    from wordle_core.errors import WordleError
     from wordle_core.game.lexicon import load_lexicon
 
     from .report import build_report, format_top, top_table
+    from .runner import JobProgress, Stage, as_failure
 
     t0 = time.perf_counter()
     lex = load_lexicon(cfg.lexicon)
@@ -107,25 +141,60 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
         for w in sel.words:
             lex.guess_id(w)
     _say(f"wordle-lab run: {cfg.source} -> {cfg.output}")
-    if "opener_scores" in cfg.outputs:
-        res = jobs.run_scores(cfg, beam_args, ns)
-        _say("  " + jobs.describe(res))
+    gen = jobs.open_generation(cfg, ns, beam_args, "run")
+    if gen.resumed:
+        _say(f"  resuming generation {gen.gen}")
     play_tables = [t for t in jobs.PLAY_TABLES if t in cfg.outputs]
+    guess_n = {"all": len(lex.guesses), "list": len(cfg.openers.words),
+               "top": cfg.openers.top + len(cfg.openers.words)}[cfg.openers.kind]
+    stages = []
+    if "opener_scores" in cfg.outputs:
+        stages.append(jobs.score_stage(cfg, lex, gen)[2])
     if play_tables:
-        rows = jobs.select_rows(lex, cfg.openers, cfg.output)
-        _say(f"  playing {len(rows)} openers ({cfg.openers.describe()}) x {', '.join(cfg.strategies)} "
-             f"x {', '.join(cfg.modes)}")
-        res = jobs.run_play(cfg, play_tables, beam_args, ns, rows=rows)
-        _say("  " + jobs.describe(res))
-    report_dir = None
+        stages.append(jobs.play_stage(cfg, lex, list(range(guess_n)), play_tables, gen)[2])
+        stages[-1].done = 0
     if "report" in cfg.outputs:
-        from pathlib import Path
-
-        report_dir = Path(cfg.output) / "report"
-        files = build_report(cfg.output, report_dir)
-        _say(f"  report: {len(files)} files")
+        stages.append(Stage("report", 1, 3.0))
+    stages.append(Stage("publish", 1, 0.5))
+    progress = JobProgress(stages, enabled=getattr(ns, "progress", True))
+    try:
+        entries: list[str] = []
+        if "opener_scores" in cfg.outputs:
+            res = jobs.run_scores(cfg, beam_args, ns, gen=gen, progress=progress)
+            entries.append("opener_scores")
+            _say("  " + jobs.describe(res))
+            checkpoint("after opener_scores")
+        if play_tables:
+            staged = gen.root if "opener_scores" in cfg.outputs else cfg.output
+            rows = jobs.select_rows(lex, cfg.openers, staged)
+            _say(f"  playing {len(rows)} openers ({cfg.openers.describe()}) x {', '.join(cfg.strategies)} "
+                 f"x {', '.join(cfg.modes)}")
+            res = jobs.run_play(cfg, play_tables, beam_args, ns, rows=rows, gen=gen, progress=progress)
+            entries.extend(play_tables)
+            _say("  " + jobs.describe(res))
+            checkpoint("after play")
+        if "report" in cfg.outputs:
+            with progress.timed("report"):
+                files = build_report(gen.root, Path(gen.stage("report")),
+                                     title=str(Path(cfg.output).resolve()))
+            entries.append("report")
+            _say(f"  report: {len(files)} files")
+            checkpoint("after report")
+        with progress.timed("publish"):
+            gen.commit(entries, hook=_commit_hook())
+    except (WordleError, KeyboardInterrupt):
+        gen.release()
+        raise
+    except Exception as exc:  # the report or the publication failed (e.g. disk full): one line
+        gen.release()
+        raise as_failure(exc, gen, "run failed") from exc
+    except BaseException:
+        gen.release()
+        raise
+    _say("  " + progress.summary())
     total = time.perf_counter() - t0
     print(f"done in {total:.1f} s ({total / 60:.1f} min)")
+    report_dir = Path(cfg.output) / "report" if "report" in cfg.outputs else None
     if report_dir is not None:
         print(f"report: {report_dir.resolve()}")
         if (report_dir / "rankings.csv").exists():
@@ -135,6 +204,32 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
     return 0
 
 
+def _die() -> None:
+    import os
+    import signal
+
+    os.kill(os.getpid(), signal.SIGKILL)
+
+
+def checkpoint(step: str) -> None:
+    """A stage boundary of ``run``; ``WORDLE_LAB_KILL_AT=<step>`` kills the run there (tests).
+
+    Steps: ``after opener_scores``, ``after play``, ``after report``, then the
+    publication's ``committed``, ``published <entry>`` ... and ``generation``.
+    """
+    import os
+
+    if os.environ.get("WORDLE_LAB_KILL_AT") == step:
+        _die()
+
+
+def _commit_hook():
+    import os
+
+    return checkpoint if os.environ.get("WORDLE_LAB_KILL_AT") else None
+
+
+@guarded
 def run_main(argv: Sequence[str] | None = None) -> int:
     """The main job (``wordle-lab run``)."""
     ns, beam_args = _parse("wordle-lab run", argv, play=True,

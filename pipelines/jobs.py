@@ -10,13 +10,17 @@ from __future__ import annotations
 import contextlib
 from typing import Any
 
+from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import Lexicon, load_lexicon
 from wordle_core.search.openers import top_openers
 from wordle_core.strategies import get_strategy
 
-from . import transforms
+from . import generation, transforms
 from .config import ConfigError, JobConfig, OpenerSelection
-from .runner import RunResult, execute
+from .generation import Generation, config_hash
+from .options import check_beam_args
+from .runner import JobProgress, RunResult, Stage, as_failure, ensure_output, execute, is_dry
+from .shards import ResumableShards, ShardStore, cut
 
 PLAY_TABLES = ("opener_summaries", "games", "trees", "hard_verdicts")
 
@@ -47,30 +51,96 @@ def select_rows(lex: Lexicon, sel: OpenerSelection, output: str | None = None) -
     return sorted(set(top) | set(extras))
 
 
+# Rough seconds per work item on one core, for the ETA before a stage has measured itself.
+SCORE_WEIGHT = 0.0004  # per opener scored
+TREE_WEIGHT = {"default": 0.17, "entropy": 0.04, "minimax": 0.04}  # per tree (normal mode)
+OTHER_TREE_WEIGHT = 0.08
+
+
 def _common(cfg: JobConfig, ns: Any) -> dict[str, Any]:
-    return {
-        "shards": cfg.shards,
-        "progress": getattr(ns, "progress", True),
-        "dask_workers": getattr(ns, "dask_workers", None),
-    }
+    return {"shards": cfg.shards, "dask_workers": getattr(ns, "dask_workers", None)}
 
 
-def run_scores(cfg: JobConfig, beam_args: list[str], ns: Any = None) -> RunResult:
-    """``opener_scores`` for ``cfg.score_openers`` (default all), vectorised in blocks."""
+def open_generation(cfg: JobConfig, ns: Any, beam_args: list[str], what: str) -> Generation:
+    """The run's generation in ``cfg.output`` (the resumed one with ``--resume``)."""
+    check_beam_args(beam_args)  # a bad flag is refused before anything exists on disk
     lex = lexicon_of(cfg)
+    chash = config_hash(cfg, what)
+    if is_dry(beam_args):  # nothing is written: no staging area either
+        return Generation(cfg.output, "dry-run", chash, lex.fingerprint)
+    out = ensure_output(cfg.output) if "://" not in cfg.output else cfg.output
+    return generation.begin(out, chash, lex.fingerprint, resume=bool(getattr(ns, "resume", False)),
+                            say=_say)
+
+
+def _say(msg: str) -> None:
+    import sys
+
+    sys.stderr.write(f"  {msg}\n")
+    sys.stderr.flush()
+
+
+def score_work(lex: Lexicon, rows: list[int], block: int = 512) -> list[list[list[int]]]:
+    """Opener rows -> blocks of ``block`` rows -> shards of blocks."""
+    blocks = [rows[i : i + block] for i in range(0, len(rows), block)]
+    return cut(blocks)
+
+
+def score_stage(cfg: JobConfig, lex: Lexicon, gen: Generation) -> tuple[list, ShardStore, Stage]:
     rows = select_rows(lex, cfg.score_openers)
+    work = score_work(lex, rows)
+    store = ShardStore(gen.shards_dir, "opener_scores")
+    done = store.done() if gen.resumed else set()
+    reused = sum(len(b) for i in done if i < len(work) for b in work[i])
+    return work, store, Stage("opener scores", len(rows), SCORE_WEIGHT, 0, reused)
+
+
+def run_scores(cfg: JobConfig, beam_args: list[str], ns: Any = None, *, gen: Generation | None = None,
+               progress: JobProgress | None = None) -> RunResult:
+    """``opener_scores`` for ``cfg.score_openers`` (default all), vectorised in blocks, resumable."""
+    lex = lexicon_of(cfg)
+    own = gen is None
+    if own:
+        gen = open_generation(cfg, ns, beam_args, "scores")
+    work, store, stage = score_stage(cfg, lex, gen)
     spec = transforms.LexiconSpec.of(lex)
     mpath = getattr(ns, "matrix_path", None)
+    reuse = store.done() if gen.resumed else set()
+    if progress is None:
+        progress = JobProgress([stage], enabled=getattr(ns, "progress", True))
+    else:
+        progress.add(stage)
 
     def build(p, pdir):
-        return p | "ScoreOpeners" >> transforms.ScoreOpeners(spec, rows, matrix_path=mpath, progress_dir=pdir)
+        fn = transforms.ScoreBlockFn(spec, mpath, pdir)
+        return p | "ScoreOpeners" >> ResumableShards(store, work, fn, reuse)
 
-    return execute(build, cfg.output, ["opener_scores"], beam_args, total=len(rows),
-                   desc="opener scores", **_common(cfg, ns))
+    with _guard(gen, own):
+        res = execute(build, gen, ["opener_scores"], beam_args, progress=progress, stage=stage.name,
+                      **_common(cfg, ns))
+        res.reused = (len(reuse), len(work))
+        if own and not res.dry_run:
+            res.files = gen.commit(["opener_scores"])
+    return res
+
+
+def play_stage(cfg: JobConfig, lex: Lexicon, rows: list[int], tables: list[str],
+               gen: Generation) -> tuple[list, ShardStore, Stage]:
+    elements = transforms.play_elements(rows, list(cfg.modes), tables)
+    work = cut(elements)
+    store = ShardStore(gen.shards_dir, "play")
+    done = store.done() if gen.resumed else set()
+    weight = sum(TREE_WEIGHT.get(s, OTHER_TREE_WEIGHT) for s in cfg.strategies)
+    if "hard_verdicts" in tables and cfg.exact_node_budget:
+        weight += 0.4
+    reused = sum(len(work[i]) for i in done if i < len(work))
+    games = len(cfg.strategies) * len(lex.answers)
+    return work, store, Stage("play", len(elements), weight, games, reused)
 
 
 def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = None,
-             rows: list[int] | None = None) -> RunResult:
+             rows: list[int] | None = None, *, gen: Generation | None = None,
+             progress: JobProgress | None = None) -> RunResult:
     """Play every answer from the selected openers: summaries / games / trees / verdicts."""
     bad = [t for t in tables if t not in PLAY_TABLES]
     if bad or not tables:
@@ -79,16 +149,45 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
     check_strategies(cfg.strategies)
     if rows is None:
         rows = select_rows(lex, cfg.openers, cfg.output)
+    own = gen is None
+    if own:
+        gen = open_generation(cfg, ns, beam_args, "play:" + ",".join(tables))
     label, play = play_transform(transforms.LexiconSpec.of(lex), rows, cfg, tables,
                                  getattr(ns, "matrix_path", None))
-    n_items = len(play.elements)
+    work, store, stage = play_stage(cfg, lex, rows, tables, gen)
+    reuse = store.done() if gen.resumed else set()
+    if progress is None:
+        progress = JobProgress([stage], enabled=getattr(ns, "progress", True))
+    else:
+        progress.add(stage)
 
     def build(p, pdir):
+        # the named composite's DoFn, over resumable shards of its (opener, mode) items
         play.fn.progress_dir = pdir
-        return p | label >> play
+        return p | label >> ResumableShards(store, work, play.fn, reuse)
 
-    return execute(build, cfg.output, tables, beam_args, total=n_items,
-                   desc=f"{len(rows)} openers x {len(cfg.strategies)} strategies", **_common(cfg, ns))
+    with _guard(gen, own):
+        res = execute(build, gen, tables, beam_args, progress=progress, stage=stage.name,
+                      **_common(cfg, ns))
+        res.reused = (len(reuse), len(work))
+        if own and not res.dry_run:
+            res.files = gen.commit(list(tables))
+    return res
+
+
+@contextlib.contextmanager
+def _guard(gen: Generation, own: bool):
+    """A standalone stage that fails leaves its finished shards for ``--resume``."""
+    try:
+        yield
+    except (WordleError, KeyboardInterrupt):
+        if own:
+            gen.release()
+        raise
+    except Exception as exc:  # e.g. disk full while publishing: one line, the trace in a log
+        if own:
+            gen.release()
+        raise as_failure(exc, gen, "publishing failed") from exc
 
 
 def play_transform(spec: transforms.LexiconSpec, rows: list[int], cfg: JobConfig, tables: list[str],
@@ -116,6 +215,9 @@ def describe(res: RunResult) -> str:
                 "(dry run: not submitted)")
     c = res.counters
     parts = [f"{', '.join(res.tables)}: {len(res.files)} file(s) in {res.seconds:.1f} s on {res.runner}"]
+    reused, n = getattr(res, "reused", (0, 0))
+    if reused:
+        parts.append(f"reused {reused} of {n} finished shards")
     if c.get("games_played"):
         parts.append(f"{c.get('trees_built', 0):,} trees, {c['games_played']:,} games "
                      f"({c['games_played'] / max(res.seconds, 1e-9):,.0f}/s), "

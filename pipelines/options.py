@@ -42,6 +42,13 @@ def add_job_args(p: argparse.ArgumentParser, *, play: bool = True) -> None:
                    help="no progress bar on stderr")
 
 
+def add_resume_arg(p: argparse.ArgumentParser) -> None:
+    """``--resume`` for the sharded pipelines (:mod:`pipelines.shards`)."""
+    p.add_argument("--resume", action="store_true",
+                   help="continue the unfinished run of the same config in --output: finished "
+                        "shards are reused, the rest computed (a different config is refused)")
+
+
 def config_from(ns: argparse.Namespace, **fixed: Any) -> JobConfig:
     flags = {k: getattr(ns, k, None) for k in ("lexicon", "output", "openers", "strategies", "modes",
                                                 "worst_games", "shards")}

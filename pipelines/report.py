@@ -390,7 +390,7 @@ def exact_values(ranks: pd.DataFrame, input_dir: str | Path) -> dict[tuple[str, 
     return out
 
 
-def build_report(input_dir: str | Path, output_dir: str | Path) -> list[Path]:
+def build_report(input_dir: str | Path, output_dir: str | Path, *, title: str | None = None) -> list[Path]:
     """Read every table under ``input_dir``, write the report files into ``output_dir``."""
     from pipelines.report_html import render_html, report_data
 
@@ -414,7 +414,7 @@ def build_report(input_dir: str | Path, output_dir: str | Path) -> list[Path]:
             files["worst_games.csv"] = csv(worst_games(summaries))
             pngs = plots(summaries, ranks)
             files.update(pngs)
-            title = str(src.resolve())
+            title = title or str(src.resolve())  # the run names its output, not its staging area
             data = report_data(ranks, summaries, verdicts, summary, exact_values(ranks, src), title)
             files["index.html"] = render_html(data, pngs, title)
         if scores is not None and len(scores):

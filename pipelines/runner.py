@@ -1,13 +1,17 @@
-"""Running one pipeline: options, a staged sink, progress, counters, cleanup.
+"""Running one pipeline stage: options, the staged sink, whole-job progress, counters.
 
 :func:`execute` builds a pipeline from a ``build(pipeline, progress_dir)`` function
 returning ``(table, record)`` pairs, writes them with the one sink
-(:class:`pipelines.sink.WriteTables`), and only after the runner reports success
-moves the staged shards into place. Progress: local workers bump a count file per
-process in a temporary directory that a driver thread sums into a tqdm bar on
-stderr (remote workers cannot see that directory and simply skip it); at the end
-the Beam counters are printed where the runner supports ``metrics()`` (Dask does
-not).
+(:class:`pipelines.sink.WriteTables`) into the run's generation staging area and,
+after the runner reports success, seals them (their manifests); publishing is the
+generation's commit (:mod:`pipelines.generation`), once all stages succeeded.
+
+Progress (:class:`JobProgress`): local workers bump a count file per process in a
+temporary directory that a driver thread sums into one line on stderr: the stage,
+items done, games/s and an ETA for the whole job (every stage, weighted by an
+estimate corrected by the stages already run); at the end, the time per stage.
+Remote workers cannot see that directory and simply skip it. The Beam counters are
+read where the runner supports ``metrics()`` (Dask does not).
 """
 
 from __future__ import annotations
@@ -16,11 +20,13 @@ import contextlib
 import logging
 import os
 import shutil
+import signal
+import subprocess
 import sys
 import tempfile
 import threading
 import time
-import uuid
+import types
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,12 +38,161 @@ from apache_beam.options.pipeline_options import PipelineOptions
 from wordle_core.errors import WordleError
 
 from . import sink
+from .config import ConfigError
 from .options import DASK_RUNNER, check_beam_args, runner_name
 from .tempdirs import private_tempdir
 
 
 class PipelineError(WordleError):
-    """A pipeline that could not run or did not finish."""
+    """A pipeline that could not run or did not finish (exit code 1: a failure, not a usage error)."""
+
+    exit_code = 1
+
+
+class Interrupted(KeyboardInterrupt):
+    """SIGINT or SIGTERM reached the driver; ``exit_code`` is 130 or 143."""
+
+    def __init__(self, signum: int) -> None:
+        super().__init__(signal.Signals(signum).name)
+        self.signum = signum
+        self.exit_code = 128 + signum
+        self.detail = (f" ({self.args[0]}): nothing was published; finished shards are kept, "
+                       "continue with --resume")
+
+
+@contextlib.contextmanager
+def interrupts() -> Iterator[None]:
+    """SIGINT and SIGTERM raise :class:`Interrupted` in the driver's main thread.
+
+    (Beam's job service otherwise swallows a SIGINT to the driver alone, and SIGTERM
+    would kill it without cleanup.) Outside the main thread this does nothing.
+    """
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def handler(signum: int, _frame: Any) -> None:
+        raise Interrupted(signum)
+
+    old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    try:
+        yield
+    finally:
+        for s, h in old.items():
+            signal.signal(s, h)
+
+
+# --- local Beam worker processes -----------------------------------------------------------
+
+_WORKERS: set[subprocess.Popen] = set()
+
+
+BEAM_WORKER = "-m apache_beam.runners.worker.sdk_worker_main"
+
+
+class _WorkerPopen(subprocess.Popen):
+    """Beam's SDK worker subprocess, made to stop with its driver (see :func:`local_workers`)."""
+
+    def __init__(self, *args: Any, **kw: Any) -> None:
+        kw["start_new_session"] = True  # its own session: a terminal's Ctrl-C reaches the driver only
+        cmd = args[0] if args else kw.get("args")
+        if kw.get("shell") and isinstance(cmd, str) and BEAM_WORKER in cmd:
+            # the worker itself (no shell in between) is the child, via pipelines.worker
+            cmd = "exec " + cmd.replace(BEAM_WORKER, "-m pipelines.worker")
+            kw["env"] = dict(kw.get("env") or os.environ, WORDLE_LAB_DRIVER_PID=str(os.getpid()))
+            args = (cmd, *args[1:]) if args else args
+            if not args:
+                kw["args"] = cmd
+        super().__init__(*args, **kw)
+        _WORKERS.add(self)
+
+
+_STOPPING = threading.Event()
+
+
+def kill_workers() -> int:
+    """Kill every local SDK worker process group started by this driver; how many were alive."""
+    n = 0
+    _STOPPING.set()  # their watcher threads' "exited with return code -9" is expected now
+    for p in list(_WORKERS):
+        if p.poll() is None:
+            n += 1
+            with contextlib.suppress(OSError):
+                os.killpg(p.pid, signal.SIGKILL)
+        _WORKERS.discard(p)
+    return n
+
+
+@contextlib.contextmanager
+def local_workers() -> Iterator[None]:
+    """The DirectRunner's multi-processing workers stop with the driver, on every exit path.
+
+    Beam 2.77 starts them with ``subprocess.Popen(cmd, shell=True)`` from
+    ``local_job_service`` and leaves them running when the driver is killed; here
+    each is started in its own session (a Ctrl-C in the terminal reaches the driver
+    alone: no worker tracebacks) as :mod:`pipelines.worker`, which asks for
+    ``PR_SET_PDEATHSIG`` so that even a SIGKILL of the driver takes it down; and every
+    one is killed when the stage ends for any reason.
+    """
+    from apache_beam.runners.portability import local_job_service
+
+    shim = types.SimpleNamespace(**{k: getattr(subprocess, k) for k in dir(subprocess)
+                                    if not k.startswith("__")})
+    shim.Popen = _WorkerPopen
+    old = local_job_service.subprocess
+    local_job_service.subprocess = shim
+    old_hook = threading.excepthook
+
+    def hook(args: Any) -> None:
+        if _STOPPING.is_set() and getattr(args.thread, "name", "") == "run_worker":
+            return
+        old_hook(args)
+
+    threading.excepthook = hook
+    _STOPPING.clear()
+    try:
+        yield
+    finally:
+        local_job_service.subprocess = old
+        kill_workers()
+
+
+def summarise_failure(exc: BaseException) -> str:
+    """The one line that says what went wrong, from a (possibly worker-side) exception."""
+    import re
+
+    text = str(exc)
+    found = re.findall(r"^\s*((?:[\w.]+\.)?\w*(?:Error|Exception|Exit|Full)\b.*)$", text, re.M)
+    found = [f.strip() for f in found if not f.strip().startswith(("Traceback", "During"))]
+    line = found[-1] if found else (text.strip().splitlines() or [type(exc).__name__])[-1].strip()
+    if not line.startswith(type(exc).__name__) and not found:
+        line = f"{type(exc).__name__}: {line}"
+    line = re.sub(r"\s*\[while running '[^']*'\]", "", line)
+    return line[:300]
+
+
+def as_failure(exc: BaseException, gen: Any, what: str) -> PipelineError:
+    """A :class:`PipelineError` line for ``exc``, its full trace logged in ``gen``'s staging area."""
+    log = log_failure(exc, getattr(gen, "logs_dir", None), what.split(" ", 1)[0])
+    where = f"; full trace in {log}" if log else ""
+    return PipelineError(f"{what}: {summarise_failure(exc)}{where}")
+
+
+def log_failure(exc: BaseException, logs_dir: str | None, stage: str) -> str | None:
+    """Write the full traceback under ``logs_dir``; returns the log's path (None if impossible)."""
+    import traceback
+
+    if not logs_dir or "://" in logs_dir:
+        return None
+    try:
+        os.makedirs(logs_dir, exist_ok=True)
+        path = os.path.join(logs_dir, f"{time.strftime('%Y%m%dT%H%M%S')}-{stage.replace(' ', '_')}.log")
+        with open(path, "w") as fh:
+            fh.write(f"stage: {stage}\n")
+            fh.write("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+        return path
+    except OSError:
+        return None
 
 
 @dataclass
@@ -49,6 +204,7 @@ class RunResult:
     counters: dict[str, int] = field(default_factory=dict)
     dry_run: bool = False
     beam_result: Any = None
+    reused: tuple[int, int] = (0, 0)  # (finished shards reused, shards)
 
 
 def ensure_output(output: str) -> str:
@@ -62,7 +218,7 @@ def ensure_output(output: str) -> str:
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
-        raise PipelineError(f"output directory {output!r} is not writable: {exc.strerror or exc}") from None
+        raise ConfigError(f"output directory {output!r} is not writable: {exc.strerror or exc}") from None
     return str(p)
 
 
@@ -91,30 +247,169 @@ def _quiet_beam() -> None:
         logging.getLogger(name).setLevel(logging.ERROR)
 
 
-def _progress_thread(directory: str, total: int, desc: str, stop: threading.Event) -> threading.Thread:
-    def poll() -> None:
-        from tqdm import tqdm
+@dataclass
+class Stage:
+    """One stage of a job, for the whole-job progress line: work items and their weight.
 
-        with tqdm(total=total, desc=desc, unit="item", file=sys.stderr, dynamic_ncols=True) as bar:
-            shown = 0
+    ``weight`` is the estimated cost of one item relative to the others (seconds,
+    roughly); the ETA corrects it by what the stages so far actually took.
+    """
 
-            def update() -> None:
-                nonlocal shown
-                done = 0
-                for f in os.listdir(directory):
-                    with contextlib.suppress(OSError, ValueError):
-                        done += int(Path(directory, f).read_text() or 0)
-                if min(done, total) > shown:
-                    bar.update(min(done, total) - shown)
-                    shown = min(done, total)
+    name: str
+    items: int
+    weight: float = 1.0
+    games_per_item: int = 0
+    done: int = 0  # finished before this run (reused shards)
+    seconds: float = 0.0
+    finished: bool = False
 
-            while not stop.wait(0.5):
-                update()
-            update()
 
-    t = threading.Thread(target=poll, daemon=True)
-    t.start()
-    return t
+class JobProgress:
+    """The whole job's progress on stderr: current stage, games/s, an ETA for all stages.
+
+    Workers of local runs bump a count file per process in a temporary directory (see
+    :class:`pipelines.transforms._Progress`); a driver thread sums those files. On a
+    terminal the line is redrawn every half second; otherwise a line every 30 s. The
+    temporary directory is removed on every exit path (:meth:`close`).
+    """
+
+    def __init__(self, stages: list[Stage], *, enabled: bool = True, stream: Any = None) -> None:
+        self.stages = {s.name: s for s in stages}
+        self.order = [s.name for s in stages]
+        self.enabled = enabled
+        self.stream = stream or sys.stderr
+        self.tty = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.pdir: str | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._current: Stage | None = None
+        self._t_stage = 0.0
+        self._last_line = 0.0
+        self._drawn = False
+
+    def add(self, stage: Stage) -> None:
+        if stage.name not in self.stages:
+            self.order.append(stage.name)
+        self.stages[stage.name] = stage
+
+    # time model --------------------------------------------------------------------------
+    def _calibration(self) -> float:
+        est = sum(s.weight * (s.items - s.done) for s in self.stages.values() if s.finished)
+        real = sum(s.seconds for s in self.stages.values() if s.finished)
+        return real / est if est > 0 and real > 0 else 1.0
+
+    def eta(self, now_done: int, elapsed: float) -> float | None:
+        cur = self._current
+        if cur is None:
+            return None
+        new = now_done - cur.done
+        left_here = max(cur.items - now_done, 0)
+        if new > 0 and elapsed > 1:
+            here = left_here * elapsed / new
+            cal = (elapsed / new) / cur.weight if cur.weight > 0 else self._calibration()
+        else:
+            cal = self._calibration()
+            here = left_here * cur.weight * cal
+        later = sum(s.weight * (s.items - s.done) for s in self.stages.values()
+                    if not s.finished and s is not cur) * cal
+        return here + later
+
+    # drawing -------------------------------------------------------------------------------
+    def _count(self) -> int:
+        total = 0
+        if self.pdir:
+            for f in os.listdir(self.pdir):
+                if not f.endswith(".count"):
+                    continue
+                with contextlib.suppress(OSError, ValueError):
+                    total += int(Path(self.pdir, f).read_text() or 0)
+        return total
+
+    def _line(self, final: bool = False) -> None:
+        cur = self._current
+        if cur is None:
+            return
+        done = min(cur.items, cur.done + self._count())
+        elapsed = time.perf_counter() - self._t_stage
+        pos = self.order.index(cur.name) + 1
+        parts = [f"[{pos}/{len(self.order)} {cur.name}] {done:,}/{cur.items:,}"]
+        if cur.items:
+            parts.append(f"{100 * done / cur.items:.0f}%")
+        new = done - cur.done
+        if cur.games_per_item and new and elapsed > 0:
+            parts.append(f"{new * cur.games_per_item / elapsed:,.0f} games/s")
+        eta = self.eta(done, elapsed)
+        if eta is not None and not final:
+            parts.append(f"job ETA {_clock(eta)}")
+        line = "  ".join(parts)
+        if self.tty:
+            self.stream.write("\r\x1b[2K" + line)
+            self._drawn = True
+        elif final or time.perf_counter() - self._last_line >= 30:
+            self.stream.write(line + "\n")
+            self._last_line = time.perf_counter()
+        self.stream.flush()
+
+    @contextlib.contextmanager
+    def stage(self, name: str, local: bool = True, base: str | None = None) -> Iterator[str | None]:
+        """Track stage ``name``; yields the directory workers count into (None if remote).
+
+        ``base``: where that directory goes (the run's staging area, so that even a
+        killed run's count files go away with it); default the system temp directory.
+        """
+        cur = self.stages[name]
+        self._current = cur
+        self._t_stage = time.perf_counter()
+        self._last_line = self._t_stage
+        self.pdir = None
+        if self.enabled and local:
+            if base:
+                os.makedirs(base, exist_ok=True)
+            self.pdir = tempfile.mkdtemp(prefix="wordle-lab-progress-", dir=base)
+        self._stop.clear()
+        if self.enabled:
+            self._thread = threading.Thread(target=self._poll, daemon=True)
+            self._thread.start()
+        ok = False
+        try:
+            yield self.pdir
+            ok = True
+        finally:
+            cur.seconds = time.perf_counter() - self._t_stage
+            self._stop.set()
+            if self._thread:
+                self._thread.join()
+                self._thread = None
+            if ok and self.enabled and local:
+                self._line(final=True)
+            if self._drawn:
+                self.stream.write("\n")
+                self._drawn = False
+            cur.finished = ok
+            self.close()
+
+    def timed(self, name: str) -> contextlib.AbstractContextManager:
+        """A driver-side stage (report, publish): timed, no worker counts."""
+        return self.stage(name, local=False)
+
+    def _poll(self) -> None:
+        while not self._stop.wait(0.5):
+            with contextlib.suppress(Exception):
+                self._line()
+
+    def close(self) -> None:
+        if self.pdir:
+            shutil.rmtree(self.pdir, ignore_errors=True)
+            self.pdir = None
+
+    def summary(self) -> str:
+        done = [self.stages[n] for n in self.order if self.stages[n].finished]
+        return "time per stage: " + ", ".join(f"{s.name} {s.seconds:.1f} s" for s in done)
+
+
+def _clock(seconds: float) -> str:
+    s = int(seconds + 0.5)
+    return f"{s // 3600}:{s // 60 % 60:02d}:{s % 60:02d}" if s >= 3600 else f"{s // 60}:{s % 60:02d}"
 
 
 def _counters(result: Any) -> dict[str, int]:
@@ -128,20 +423,35 @@ def _counters(result: Any) -> dict[str, int]:
     return out
 
 
+def is_dry(args: list[str]) -> bool:
+    return any(a in ("--dry_run", "--dry_run=True", "--dry_run=true") for a in args)
+
+
 def execute(
     build: Callable[[beam.Pipeline, str | None], Any],
-    output: str,
+    gen: Any,
     tables: list[str],
     beam_args: list[str],
     *,
     shards: int = 1,
-    total: int = 0,
-    desc: str = "pipeline",
-    progress: bool = True,
+    progress: JobProgress | bool | None = None,
+    stage: str = "pipeline",
     dask_workers: int | None = None,
+    total: int = 0,
+    desc: str | None = None,
 ) -> RunResult:
-    """Run ``build`` and publish its tables under ``output`` (all or nothing)."""
-    output = ensure_output(output)
+    """Run ``build`` and stage its tables in the generation ``gen`` (sealed on success).
+
+    Publishing is the generation's commit (:mod:`pipelines.generation`), done by the
+    caller once every stage of the run succeeded. ``gen`` may also be an output
+    directory: then this one stage is its own generation, published on success
+    (``total``/``desc``/``progress=True`` describe its progress line).
+    """
+    if isinstance(gen, str):
+        return _execute_alone(build, gen, tables, beam_args, shards=shards, progress=progress,
+                              stage=desc or stage, dask_workers=dask_workers, total=total)
+    if not isinstance(progress, JobProgress):
+        progress = None
     args = list(beam_args)
     with contextlib.ExitStack() as stack:
         stack.enter_context(private_tempdir())  # Beam's and Dask's temp dirs, removed at exit
@@ -151,40 +461,69 @@ def execute(
             args += [f"--runner={DASK_RUNNER}", f"--dask_client_address={address}"]
         args = check_beam_args(args)
         runner = runner_name(args)
-        dry = any(a in ("--dry_run", "--dry_run=True", "--dry_run=true") for a in args)
+        dry = is_dry(args)
         _quiet_beam()
-        run_id = uuid.uuid4().hex[:12]
         # Progress files only where workers share this machine's disk (local runs).
-        local = runner == "DirectRunner" or bool(dask_workers)
-        pdir = tempfile.mkdtemp(prefix="wordle-lab-progress-") if progress and local and not dry else None
-        stop = threading.Event()
-        thread = _progress_thread(pdir, total, desc, stop) if pdir and total else None
+        local = (runner == "DirectRunner" or bool(dask_workers) or _local_dask(args)) and not dry
+        prog = progress or JobProgress([Stage(stage, 0)], enabled=False)
+        if stage not in prog.stages:
+            prog.add(Stage(stage, 0))
         t0 = time.perf_counter()
         try:
-            pipeline = beam.Pipeline(options=PipelineOptions(args))
-            pairs = build(pipeline, pdir)
-            _ = pairs | "WriteTables" >> sink.WriteTables(output, tables, run_id, shards)
-            result = pipeline.run()
-            try:
-                result.wait_until_finish()
-            finally:
-                client = getattr(result, "client", None)  # DaskRunner: close before the cluster
-                if client is not None:
-                    client.close()
-            state = str(getattr(result, "state", "DONE"))
-            if "FAIL" in state.upper() or "CANCEL" in state.upper():
-                raise PipelineError(f"{desc}: the {runner} reported {state}")
-            files = [] if dry else sink.publish(output, tables, run_id)
-        except BaseException:
-            if not dry:
-                sink.discard(output, tables, run_id)
+            base = gen.root if "://" not in gen.root else None
+            with prog.stage(stage, local=local, base=base) as pdir, local_workers():
+                pipeline = beam.Pipeline(options=PipelineOptions(args))
+                pairs = build(pipeline, pdir)
+                _ = pairs | "WriteTables" >> sink.WriteTables(gen.root, tables, shards)
+                result = pipeline.run()
+                try:
+                    result.wait_until_finish()
+                finally:
+                    client = getattr(result, "client", None)  # DaskRunner: close before the cluster
+                    if client is not None:
+                        client.close()
+                state = str(getattr(result, "state", "DONE"))
+                if "FAIL" in state.upper() or "CANCEL" in state.upper():
+                    raise PipelineError(f"{stage}: the {runner} reported {state}")
+                if not dry:
+                    gen.seal(tables)
+        except (WordleError, KeyboardInterrupt):
             raise
-        finally:
-            stop.set()
-            if thread:
-                thread.join()
-            if pdir:
-                shutil.rmtree(pdir, ignore_errors=True)
+        except Exception as exc:  # worker-side or runner error: one line, the trace in a log
+            raise as_failure(exc, None if dry else gen, f"{stage} failed on the {runner}") from exc
         seconds = time.perf_counter() - t0
     counters = {} if dry else _counters(result)
+    files = [] if dry else [sink.FileSystems.join(gen.stage(t), sink.shard_name(t, i, shards))
+                            for t in tables for i in range(shards)]
     return RunResult(tables, files, seconds, runner, counters, dry, result)
+
+
+def _execute_alone(build: Callable[[beam.Pipeline, str | None], Any], output: str, tables: list[str],
+                   beam_args: list[str], *, shards: int, progress: Any, stage: str,
+                   dask_workers: int | None, total: int) -> RunResult:
+    from . import generation
+
+    if is_dry(beam_args):
+        gen = generation.Generation(output, "dry-run", "-", "-")
+    else:
+        output = ensure_output(output)
+        gen = generation.begin(output, generation.config_hash({"stage": stage, "tables": tables}), "-")
+    prog = progress if isinstance(progress, JobProgress) else JobProgress(
+        [Stage(stage, total)], enabled=progress is not False)
+    try:
+        res = execute(build, gen, tables, beam_args, shards=shards, progress=prog, stage=stage,
+                      dask_workers=dask_workers)
+        if not res.dry_run:
+            res.files = gen.commit(list(tables))
+    except BaseException:
+        if not is_dry(beam_args):
+            gen.release()
+        raise
+    return res
+
+
+def _local_dask(args: list[str]) -> bool:
+    for a in args:
+        if a.startswith("--dask_client_address="):
+            return "127.0.0.1" in a or "localhost" in a
+    return False

@@ -11,15 +11,18 @@ renamed. Shards are chosen by a stable hash of the record's sort key, and the Av
 sync marker is derived from the table name, so equal inputs give byte-identical
 files on every runner.
 
-Shards are staged under ``<output>/<table>/.staging-<run id>/`` and only moved into
-place by :func:`publish` after the pipeline succeeded; :func:`discard` removes the
-staging area of a failed run, so no half-written table is ever left behind.
+Shards are staged under ``<stage root>/<table>/`` (the run's generation staging area,
+see :mod:`pipelines.generation`), each with a ``.json`` sidecar (records, bytes,
+sha256) from which the table's manifest is made when the generation is published.
+Nothing is moved into the public output here: that is the generation's commit, after
+every stage of the run succeeded, so no half-written table is ever visible.
 """
 
 from __future__ import annotations
 
 import hashlib
 import io
+import json
 import zlib
 from typing import Any
 
@@ -40,8 +43,8 @@ def table_dir(output: str, table: str) -> str:
     return FileSystems.join(output, table)
 
 
-def staging_dir(output: str, table: str, run_id: str) -> str:
-    return FileSystems.join(output, table, f".staging-{run_id}")
+def staging_dir(stage_root: str, table: str) -> str:
+    return FileSystems.join(stage_root, table)
 
 
 def shard_of(table: str, record: dict[str, Any], num_shards: int) -> int:
@@ -71,16 +74,24 @@ def write_file(path: str, data: bytes) -> None:
     FileSystems.rename([tmp], [path])
 
 
+def sidecar(data: bytes, records: int) -> bytes:
+    """What the manifest will say about a shard file (computed where the bytes are)."""
+    return json.dumps({"records": records, "bytes": len(data),
+                       "sha256": hashlib.sha256(data).hexdigest()}).encode()
+
+
 class _WriteShard(beam.DoFn):
-    def __init__(self, output: str, run_id: str, num_shards: int) -> None:
-        self.output, self.run_id, self.num_shards = output, run_id, num_shards
+    def __init__(self, stage_root: str, num_shards: int) -> None:
+        self.stage_root, self.num_shards = stage_root, num_shards
 
     def process(self, element: tuple[tuple[str, int], Any]):
         (table, shard), records = element
         recs = [r for r in records if r is not None]
-        path = FileSystems.join(staging_dir(self.output, table, self.run_id),
+        path = FileSystems.join(staging_dir(self.stage_root, table),
                                 shard_name(table, shard, self.num_shards))
-        write_file(path, avro_bytes(table, recs))
+        data = avro_bytes(table, recs)
+        write_file(path, data)
+        write_file(path + ".json", sidecar(data, len(recs)))
         yield path
 
 
@@ -91,12 +102,12 @@ class WriteTables(beam.PTransform):
     reader never has to guess whether a shard is missing or empty.
     """
 
-    def __init__(self, output: str, tables: list[str], run_id: str, num_shards: int = 1) -> None:
+    def __init__(self, stage_root: str, tables: list[str], num_shards: int = 1) -> None:
         super().__init__()
         unknown = set(tables) - set(SCHEMAS)
         if unknown:
             raise ValueError(f"unknown tables {sorted(unknown)}")
-        self.output, self.tables, self.run_id, self.num_shards = output, list(tables), run_id, num_shards
+        self.stage_root, self.tables, self.num_shards = stage_root, list(tables), num_shards
 
     def expand(self, pcoll):
         n = self.num_shards
@@ -107,45 +118,24 @@ class WriteTables(beam.PTransform):
             (keyed, markers)
             | "WithEmptyShards" >> beam.Flatten()
             | "GroupShards" >> beam.GroupByKey()
-            | "WriteShards" >> beam.ParDo(_WriteShard(self.output, self.run_id, n))
+            | "WriteShards" >> beam.ParDo(_WriteShard(self.stage_root, n))
         )
 
 
-def _match(pattern: str) -> list[str]:
-    return [m.path for m in FileSystems.match([pattern])[0].metadata_list]
-
-
-def publish(output: str, tables: list[str], run_id: str) -> list[str]:
-    """Move a successful run's staged shards into place, replacing the table's old files."""
-    written = []
-    for table in tables:
-        stage = staging_dir(output, table, run_id)
-        staged = sorted(_match(FileSystems.join(stage, "*.avro")))
-        old = _match(FileSystems.join(table_dir(output, table), f"{table}-*-of-*.avro"))
-        if old:
-            FileSystems.delete(old)
-        finals = [FileSystems.join(table_dir(output, table), p.rsplit("/", 1)[-1]) for p in staged]
-        if staged:
-            FileSystems.rename(staged, finals)
-        FileSystems.delete([stage])
-        written.extend(finals)
-    return written
-
-
-def discard(output: str, tables: list[str], run_id: str) -> None:
-    """Remove a failed run's staging areas (the previous tables stay as they were)."""
-    for table in tables:
-        stage = staging_dir(output, table, run_id)
-        if FileSystems.exists(stage):
-            FileSystems.delete([stage])
-
-
 def read_table(output: str, table: str) -> list[dict[str, Any]]:
-    """Every record of a table directory (all shards, in shard order) via FileSystems."""
-    pattern = FileSystems.join(table_dir(output, table), f"{table}-*-of-*.avro")
-    paths = sorted(m.path for m in FileSystems.match([pattern])[0].metadata_list)
+    """Every record of a published table (manifest-listed, verified), via FileSystems."""
+    from wordle_core.tables import avro
+
+    d = table_dir(output, table)
+    if "://" not in d:
+        return avro.read_records(output, table)
+    with FileSystems.open(FileSystems.join(d, avro.MANIFEST), compression_type="uncompressed") as fh:
+        man = avro.Manifest.from_json(fh.read().decode(), d)
     out: list[dict[str, Any]] = []
-    for p in paths:
-        with FileSystems.open(p, compression_type="uncompressed") as fh:
-            out.extend(fastavro.reader(io.BytesIO(fh.read())))
+    for f in man.files:
+        with FileSystems.open(FileSystems.join(d, f.name), compression_type="uncompressed") as fh:
+            data = fh.read()
+        if avro.sha256(data) != f.sha256:
+            raise avro.TableError(f"{d}/{f.name} does not match its manifest")
+        out.extend(avro.decode(data, table, f"{d}/{f.name}"))
     return out

@@ -108,9 +108,11 @@ class _Progress:
     def add(self, n: int = 1) -> None:
         self.done += n
         if self.path:
-            try:
-                with open(self.path, "w") as fh:
+            try:  # whole number or the previous one: the driver never reads a half-written file
+                tmp = self.path + ".tmp"
+                with open(tmp, "w") as fh:
                     fh.write(str(self.done))
+                os.replace(tmp, self.path)
             except OSError:
                 self.path = None
 

@@ -78,9 +78,10 @@ def write_tables(out: Path, tables: dict[str, list[dict]]) -> Path:
     for table, records in tables.items():
         if not records:
             continue
-        d = Path(out) / table
-        d.mkdir(parents=True, exist_ok=True)
-        (d / shard_name(table, 0, 1)).write_bytes(avro_bytes(table, records))
+        from wordle_core.tables.avro import write_table
+
+        write_table(Path(out) / table, table,  # published: with its manifest, as the pipelines do
+                    {shard_name(table, 0, 1): (avro_bytes(table, records), len(records))})
     return Path(out)
 
 

@@ -103,13 +103,18 @@ def test_html_lists_every_answer_once_and_is_balanced(small_lex, small_tree):
 
 def test_tree_command_reads_the_avro_table(wordle, wordle_tree, tmp_path, capsys):
     rows = wordle_tree.rows()
+    import io
+
+    from wordle_core.tables.avro import write_table
+
     table = tmp_path / "trees-00000-of-00001.avro"
-    with open(table, "wb") as fh:
-        fastavro.writer(fh, fastavro.parse_schema(TREES_SCHEMA), [
-            {"lexicon": "wordle", "mode": "normal", "strategy": "entropy", "opener": "crane", "nodes": []},
-            {"lexicon": "wordle", "mode": "normal", "strategy": "entropy", "opener": "salet",
-             "nodes": [{"path": p, "guess": g} for p, g in rows]},
-        ])
+    buf = io.BytesIO()
+    fastavro.writer(buf, fastavro.parse_schema(TREES_SCHEMA), [
+        {"lexicon": "wordle", "mode": "normal", "strategy": "entropy", "opener": "crane", "nodes": []},
+        {"lexicon": "wordle", "mode": "normal", "strategy": "entropy", "opener": "salet",
+         "nodes": [{"path": p, "guess": g} for p, g in rows]},
+    ])
+    write_table(tmp_path, "trees", {table.name: (buf.getvalue(), 2)})  # published: with its manifest
     loaded = tree_from_tables(wordle, [table], "entropy", False, "salet")
     assert loaded is not None and to_csv(loaded) == to_csv(wordle_tree)
     assert tree_from_tables(wordle, [table], "entropy", True, "salet") is None

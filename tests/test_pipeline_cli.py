@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import csv
+from pathlib import Path
 
 import pytest
 
@@ -62,6 +63,8 @@ def test_rank_prints_table(run_dir, capsys):
 def test_report_is_deterministic(run_dir, tmp_path):
     assert main(["report", "--input", str(run_dir), "--output", str(tmp_path)]) == 0
     for f in (run_dir / "report").iterdir():
+        if f.name == "_manifest.json":  # the published report's manifest, not a report file
+            continue
         assert (tmp_path / f.name).read_bytes() == f.read_bytes(), f.name
 
 
@@ -122,22 +125,25 @@ def test_corrupt_avro_report(run_dir, tmp_path, capsys):
 
     src = tmp_path / "in"
     shutil.copytree(run_dir / "opener_scores", src / "opener_scores")
+    shutil.copytree(run_dir / "opener_summaries", src / "opener_summaries")
     bad = src / "opener_summaries" / "opener_summaries-00000-of-00001.avro"
-    bad.parent.mkdir()
-    good = (run_dir / "opener_summaries" / "opener_summaries-00000-of-00001.avro").read_bytes()
+    good = bad.read_bytes()
     bad.write_bytes(good[: len(good) // 2])  # truncated
     out = tmp_path / "report"
     assert main(["report", "--input", str(src), "--output", str(out)]) == 2
-    assert "not a readable Avro file" in _err_line(capsys)
+    assert "does not match its manifest" in _err_line(capsys)
     assert not out.exists()
     bad.write_bytes(b"garbage" * 10)
     assert main(["report", "--input", str(src), "--output", str(out)]) == 2
-    assert "not a readable Avro file" in _err_line(capsys)
+    assert "does not match its manifest" in _err_line(capsys)
     assert not out.exists()
+    (src / "opener_summaries" / "_manifest.json").unlink()  # shard files alone are not a table
+    assert main(["report", "--input", str(src), "--output", str(out)]) == 2
+    assert "no _manifest.json" in _err_line(capsys)
 
 
-def test_failed_pipeline_leaves_old_table(run_dir, tmp_path, monkeypatch):
-    """A worker error publishes nothing: the previous table stays, no staging remains."""
+def test_failed_pipeline_leaves_old_table(run_dir, tmp_path, monkeypatch, capsys):
+    """A worker error is one line (exit 1) naming the log with the trace; nothing is published."""
     import shutil
 
     from pipelines import records
@@ -150,9 +156,12 @@ def test_failed_pipeline_leaves_old_table(run_dir, tmp_path, monkeypatch):
         raise RuntimeError("worker failure")
 
     monkeypatch.setattr(records, "summary_record", boom)
-    with pytest.raises(Exception, match="worker failure"):
-        main(["pipeline", "games", "--openers", "salet", "--strategies", "entropy", "--modes", "hard",
-              "--output", str(out), *LOCAL])
+    assert main(["pipeline", "games", "--openers", "salet", "--strategies", "entropy", "--modes", "hard",
+                 "--output", str(out), *LOCAL]) == 1
+    line = _err_line(capsys)
+    assert "RuntimeError: worker failure" in line and "full trace in " in line
+    log = Path(line.split("full trace in ", 1)[1])
+    assert log.parent.parent.name.startswith(".staging-") and "Traceback" in log.read_text()
     after = sorted((p.name, p.read_bytes()) for p in (out / "opener_summaries").iterdir())
     assert after == before
 

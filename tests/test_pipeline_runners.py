@@ -66,5 +66,5 @@ def test_dataflow_job_builds_offline():
         "--temp_location=gs://wordle-lab-example/tmp", "--dry_run=True"], ns)
     assert res.dry_run and res.runner == "DataflowRunner" and res.files == []
     names = {t.unique_name for t in res.beam_result.job.proto_pipeline.components.transforms.values()}
-    assert {"PlayOpeners/Openers", "PlayOpeners/Spread", "PlayOpeners/Play",
+    assert {"PlayOpeners/Shards", "PlayOpeners/Spread", "PlayOpeners/Work",
             "WriteTables/GroupShards", "WriteTables/WriteShards"} <= names

@@ -80,9 +80,10 @@ def test_found_opener_scores(out, tmp_path, wordle):
 
     root = tmp_path / "outputs"
     partial = tables.read_avro_records(tables.table_files(out, "opener_scores"))[:100]
-    (root / "a" / "opener_scores").mkdir(parents=True)
-    (root / "a" / "opener_scores" / shard_name("opener_scores", 0, 1)).write_bytes(
-        avro_bytes("opener_scores", partial))
+    from wordle_core.tables.avro import write_table
+
+    write_table(root / "a" / "opener_scores", "opener_scores",
+                {shard_name("opener_scores", 0, 1): (avro_bytes("opener_scores", partial), len(partial))})
     shutil.copytree(out / "opener_scores", root / "b" / "opener_scores")
     assert tables.find_opener_scores(wordle, tmp_path / "nothing") is None
     found = tables.find_opener_scores(wordle, root)

@@ -9,8 +9,8 @@ from apache_beam.options.pipeline_options import PipelineOptions
 from apache_beam.testing import test_pipeline as beam_testing
 from apache_beam.testing.util import assert_that, equal_to
 
-from pipelines import records, transforms
-from pipelines.sink import WriteTables, publish, read_table
+from pipelines import generation, records, transforms
+from pipelines.sink import WriteTables, read_table
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
@@ -94,17 +94,20 @@ def test_write_tables_all_shards_sorted(small_lex, tmp_path, shards):
     spec = transforms.LexiconSpec.of(small_lex)
     rows = list(range(0, 120))
     out_dir = str(tmp_path)
+    gen = generation.begin(out_dir, "cfg", small_lex.fingerprint)
     with _pipeline() as p:
         pairs = p | transforms.ScoreOpeners(spec, rows, block=50)
-        written = pairs | WriteTables(out_dir, ["opener_scores", "trees"], "t1", shards)
+        written = pairs | WriteTables(gen.root, ["opener_scores", "trees"], shards)
         assert_that(written | beam.Map(lambda path: path.rsplit("/", 1)[-1]),
                     equal_to([f"{t}-{s:05d}-of-{shards:05d}.avro" for t in ("opener_scores", "trees")
                               for s in range(shards)]))
-    publish(out_dir, ["opener_scores", "trees"], "t1")
+    assert not (tmp_path / "opener_scores").exists()  # staged only, until the commit
+    gen.seal(["opener_scores", "trees"])
+    gen.commit(["opener_scores", "trees"])
     recs = read_table(out_dir, "opener_scores")
     assert sorted(r["opener"] for r in recs) == [small_lex.guesses[r] for r in rows]
     assert read_table(out_dir, "trees") == []  # empty table: files exist, no records
-    assert not list(tmp_path.glob("*/.staging-*"))
+    assert not list(tmp_path.glob(".staging-*")) and not list(tmp_path.glob("*/.staging-*"))
 
 
 def test_hard_verdicts_exact_once_per_opener(small_lex, monkeypatch):

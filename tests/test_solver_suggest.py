@@ -217,10 +217,14 @@ def test_suggest_from_a_trees_avro_table(small_lex, tmp_path, capsys):
     lex = Lexicon.from_files(flags[1], flags[3])  # the name the CLI will see
     trees = [Tree.build(get_strategy("entropy"), GameState.new(lex, False, pattern_matrix(lex)), op)
              for op in (lex.guesses[0], lex.guesses[9])]
-    table = tmp_path / "out" / "trees"
-    table.mkdir(parents=True)
-    with open(table / "trees-00000-of-00001.avro", "wb") as fh:
-        fastavro.writer(fh, schemas.SCHEMAS["trees"], [records.tree_record(t) for t in trees])
+    import io
+
+    from wordle_core.tables.avro import write_table
+
+    buf = io.BytesIO()
+    fastavro.writer(buf, schemas.SCHEMAS["trees"], [records.tree_record(t) for t in trees])
+    write_table(tmp_path / "out" / "trees", "trees",
+                {"trees-00000-of-00001.avro": (buf.getvalue(), len(trees))})
     tree = trees[1]
     node = next(c for c in tree.children[0].values() if tree.children[c])
     pat = tree.pattern_in[node]

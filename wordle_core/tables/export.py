@@ -238,14 +238,28 @@ def render(tree: Tree, fmt: str) -> str:
 
 # --- the trees Avro table ----------------------------------------------------------------------
 def find_tree_tables(where: str | Path | None) -> list[Path]:
-    """Avro files of a ``trees`` table: a file, a directory (searched recursively) or a glob."""
+    """Published ``trees`` tables: a file, a table or output directory (searched below), a glob.
+
+    Directories are searched for published ``trees`` tables (a ``trees/_manifest.json``),
+    skipping hidden ones (``.staging-*`` of unfinished runs); what is found is read with
+    :func:`wordle_core.tables.avro.read_records`, which verifies it.
+    """
+    from wordle_core.tables.avro import MANIFEST
+
     if where is None:
         return []
     p = Path(where)
     if p.is_file():
         return [p]
     if p.is_dir():
-        return sorted(q for q in p.rglob("*.avro") if q.name.startswith("trees"))
+        if (p / MANIFEST).is_file() or any(p.glob("trees-*-of-*.avro")):
+            return [p]
+        found = []
+        for m in sorted(p.rglob(MANIFEST)):
+            rel = m.relative_to(p).parts
+            if m.parent.name == "trees" and not any(part.startswith(".") for part in rel):
+                found.append(m.parent)
+        return found
     return sorted(Path(x) for x in glob.glob(str(where)) if x.endswith(".avro"))
 
 
@@ -255,21 +269,18 @@ def tree_from_tables(
 ) -> Tree | None:
     """The tree for (lexicon, strategy, mode, opener) from ``trees`` Avro files, or None.
 
-    Records follow the pipeline schema: ``lexicon``, ``mode``, ``strategy``, ``opener``
-    and ``nodes`` = [{``path``, ``guess``}]. The loaded tree is checked to cover every
-    answer (:meth:`Tree.from_rows` walks them all).
+    ``files``: what :func:`find_tree_tables` returns. Records follow the pipeline
+    schema: ``lexicon``, ``mode``, ``strategy``, ``opener`` and ``nodes`` =
+    [{``path``, ``guess``}]. The loaded tree is checked to cover every answer
+    (:meth:`Tree.from_rows` walks them all).
     """
-    import fastavro
+    from wordle_core.tables.avro import read_records
 
     mode = "hard" if hard else "normal"
     for f in files:
-        try:
-            with open(f, "rb") as fh:
-                for rec in fastavro.reader(fh):
-                    if (rec.get("lexicon"), rec.get("strategy"), rec.get("mode"), rec.get("opener")) == \
-                            (lexicon.name, strategy, mode, opener):
-                        rows = [(n["path"], n["guess"]) for n in rec["nodes"]]
-                        return Tree.from_rows(lexicon, rows, strategy, hard, matrix)
-        except (OSError, ValueError, KeyError, TypeError) as exc:
-            raise WordleError(f"cannot read trees table {str(f)!r}: {exc}") from None
+        for rec in read_records(f, "trees"):  # verified: a bad table is one TableError line
+            if (rec["lexicon"], rec["strategy"], rec["mode"], rec["opener"]) == \
+                    (lexicon.name, strategy, mode, opener):
+                rows = [(n["path"], n["guess"]) for n in rec["nodes"]]
+                return Tree.from_rows(lexicon, rows, strategy, hard, matrix)
     return None

@@ -8,14 +8,14 @@
   --save-tree``): a decision tree the solver plays from without any search.
 
 A table path may be an output directory (holding ``<table>/``), a table directory
-(holding ``<table>-*-of-*.avro`` shards) or one ``.avro`` file. No Beam import:
-plain fastavro, so the solver starts fast. Every function here reads only the
-paths it is given: finding a default place (``./outputs``) is the CLI's business.
+or one ``.avro`` file. Every table is read through :mod:`wordle_core.tables.avro`
+(the one reader: manifest-listed files only, sha256-verified, schema-checked). No
+Beam import: plain fastavro, so the solver starts fast. Every function here reads
+only the paths it is given: finding a default place (``./outputs``) is the CLI's business.
 """
 
 from __future__ import annotations
 
-import glob
 from pathlib import Path
 from typing import Any
 
@@ -25,47 +25,31 @@ from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.tree import Tree
 from wordle_core.search.openers import OpenerScores
+from wordle_core.tables.avro import TableError, has_table, read_file_records, read_records, table_files
 
-
-class TableError(WordleError):
-    """A table that is missing, unreadable or does not match the lexicon."""
-
-
-def table_files(path: str | Path, table: str) -> list[Path]:
-    """The Avro files of ``table`` under ``path`` (see module doc); empty if none."""
-    p = Path(path)
-    if p.is_file():
-        return [p]
-    for d in (p / table, p):
-        files = sorted(Path(f) for f in glob.glob(str(d / f"{table}-*-of-*.avro")))
-        if files:
-            return files
-    return []
+__all__ = ["TableError", "read_avro_records", "read_records", "table_files"]
 
 
 def read_avro_records(files: list[Path]) -> list[dict[str, Any]]:
-    """All records of some Avro files; a corrupt file raises :class:`TableError`."""
-    import fastavro
+    """All records of some table files (each verified; see :func:`~wordle_core.tables.avro.read_records`).
 
+    The table is the file name's prefix (``trees-00000-of-00001.avro`` -> ``trees``).
+    """
     out: list[dict[str, Any]] = []
     for f in files:
-        try:
-            with open(f, "rb") as fh:
-                out.extend(fastavro.reader(fh))
-        except FileNotFoundError:
-            raise TableError(f"table file {str(f)!r} does not exist") from None
-        except Exception as exc:
-            raise TableError(f"{str(f)!r} is not a readable Avro file ({type(exc).__name__}: "
-                             f"{str(exc).splitlines()[0] if str(exc) else 'corrupt'})") from None
+        p = Path(f)
+        if not p.exists():
+            raise TableError(f"table file {str(p)!r} does not exist")
+        table = p.name.split("-", 1)[0] if "-of-" in p.name else p.stem
+        out.extend(read_file_records(p, table))
     return out
 
 
 def load_opener_scores(lexicon: Lexicon, path: str | Path) -> OpenerScores:
     """An :class:`~wordle_core.search.openers.OpenerScores` aligned with ``lexicon.guesses``."""
-    files = table_files(path, "opener_scores")
-    if not files:
+    if not has_table(path, "opener_scores"):
         raise TableError(f"no opener_scores Avro table under {str(path)!r}")
-    recs = [r for r in read_avro_records(files) if r["lexicon"] == lexicon.name]
+    recs = [r for r in read_records(path, "opener_scores") if r["lexicon"] == lexicon.name]
     by_word = {r["opener"]: r for r in recs}
     missing = [w for w in lexicon.guesses if w not in by_word]
     if missing:
@@ -91,11 +75,10 @@ def load_tree_avro(
     ``strategy``/``opener`` may be None when the table holds only one choice; the
     tree is checked to cover every answer (see :meth:`Tree.from_rows`).
     """
-    files = table_files(path, "trees")
-    if not files:
+    if not has_table(path, "trees"):
         raise TableError(f"no trees Avro table under {str(path)!r}")
     mode = "hard" if hard else "normal"
-    recs = [r for r in read_avro_records(files) if r["lexicon"] == lexicon.name and r["mode"] == mode]
+    recs = [r for r in read_records(path, "trees") if r["lexicon"] == lexicon.name and r["mode"] == mode]
     if strategy is not None:
         recs = [r for r in recs if r["strategy"] == strategy]
     if opener is not None:
@@ -140,7 +123,7 @@ def find_opener_scores(lexicon: Lexicon, root: str | Path) -> OpenerScores | Non
     if not base.is_dir():
         return None
     for d in [base, *sorted(p for p in base.iterdir() if p.is_dir())]:
-        if table_files(d / "opener_scores", "opener_scores"):
+        if has_table(d / "opener_scores", "opener_scores"):
             try:
                 return load_opener_scores(lexicon, d)
             except TableError:

@@ -1,0 +1,178 @@
+"""Resumable work: a stage's items cut into shards, each finished shard kept on disk.
+
+Any pipeline stage whose work is a list of items processed by a ``DoFn`` that yields
+``(table, record)`` pairs can be made resumable with :class:`ResumableShards`:
+
+    store = ShardStore(generation.shards_dir, "play")
+    pairs = p | "Play" >> ResumableShards(store, cut(items, n), PlayOpenerFn(...))
+    pairs | WriteTables(...)
+
+Each shard (a fixed, deterministic slice of the sorted items) is one element. A
+worker computes all of a shard's pairs with the wrapped ``DoFn``, writes them to
+``<shards_dir>/<stage>/shard-00012.pkl`` (temporary name, then renamed: a shard file
+is whole or absent) and then emits them. On a resumed run the driver lists the
+finished shard files and the worker *reads* those back instead of recomputing
+(a file that fails its checksum is recomputed), so the sink receives exactly the
+same records and writes byte-identical tables. The directory holding the shards is
+keyed by the config hash and lexicon fingerprint (see :mod:`pipelines.generation`),
+so shards of another config are never mixed in.
+
+Used by ``wordle-lab run`` and ``wordle-lab pipeline ...``; ``pipelines.optimal`` and
+``pipelines.hard`` can adopt it as is: a ``DoFn`` per item, a store, :func:`cut`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import pickle
+import uuid
+from collections.abc import Sequence
+from typing import Any
+
+import apache_beam as beam
+from apache_beam.io.filesystems import FileSystems
+
+MAGIC = b"wordle-lab-shard/1\n"
+MAX_SHARDS = 256  # per stage: small enough to list quickly, big enough to lose little
+
+
+def cut(items: Sequence[Any], n_shards: int | None = None) -> list[list[Any]]:
+    """``items`` in order, cut into at most ``n_shards`` (default :data:`MAX_SHARDS`) slices.
+
+    Deterministic in ``items`` alone, which is what lets a resumed run find its shards.
+    """
+    items = list(items)
+    if not items:
+        return []
+    n = max(1, min(len(items), n_shards or MAX_SHARDS))
+    size = -(-len(items) // n)
+    return [items[i : i + size] for i in range(0, len(items), size)]
+
+
+class ShardCorruptError(Exception):
+    """A shard file that is not whole (it is recomputed)."""
+
+
+class ShardStore:
+    """Finished shards of one stage under ``root/<stage>/`` (any FileSystems path)."""
+
+    def __init__(self, root: str, stage: str) -> None:
+        self.root, self.stage = root, stage
+
+    @property
+    def directory(self) -> str:
+        return FileSystems.join(self.root, self.stage)
+
+    def path(self, shard: int) -> str:
+        return FileSystems.join(self.directory, f"shard-{shard:05d}.pkl")
+
+    def done(self) -> set[int]:
+        """Shard numbers with a finished file (checked when read)."""
+        pattern = FileSystems.join(self.directory, "shard-*.pkl")
+        try:
+            found = FileSystems.match([pattern])[0].metadata_list
+        except Exception:
+            return set()
+        out = set()
+        for m in found:
+            name = m.path.rsplit("/", 1)[-1]
+            try:
+                out.add(int(name[len("shard-"):-len(".pkl")]))
+            except ValueError:
+                continue
+        return out
+
+    def write(self, shard: int, pairs: list[tuple[str, Any]]) -> None:
+        payload = pickle.dumps(pairs, protocol=pickle.HIGHEST_PROTOCOL)
+        data = MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+        path = self.path(shard)
+        tmp = f"{path}.{uuid.uuid4().hex[:8]}.tmp"
+        if "://" not in path:
+            import os
+
+            os.makedirs(self.directory, exist_ok=True)
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, path)
+            return
+        with FileSystems.create(tmp) as fh:
+            fh.write(data)
+        FileSystems.rename([tmp], [path])
+
+    def read(self, shard: int) -> list[tuple[str, Any]]:
+        try:
+            with FileSystems.open(self.path(shard), compression_type="uncompressed") as fh:
+                data = fh.read()
+        except Exception as exc:
+            raise ShardCorruptError(str(exc)) from None
+        if not data.startswith(MAGIC):
+            raise ShardCorruptError("bad header")
+        digest, _, payload = data[len(MAGIC):].partition(b"\n")
+        if hashlib.sha256(payload).hexdigest().encode() != digest:
+            raise ShardCorruptError("checksum")
+        return pickle.loads(payload)
+
+
+class _ShardFn(beam.DoFn):
+    """One element = (shard number, items): read the finished shard, or compute and keep it."""
+
+    def __init__(self, store: ShardStore, fn: beam.DoFn, reusable: frozenset[int]) -> None:
+        self.store, self.fn, self.reusable = store, fn, reusable
+        self._ready = False
+
+    def setup(self) -> None:
+        self._ready = False
+
+    def _compute(self, items: list[Any]) -> list[tuple[str, Any]]:
+        if not self._ready:
+            self.fn.setup()
+            self._ready = True
+        out: list[tuple[str, Any]] = []
+        for item in items:
+            out.extend(self.fn.process(item) or ())
+        return out
+
+    def process(self, element: tuple[int, list[Any]]):
+        shard, items = element
+        pairs = None
+        if shard in self.reusable:
+            try:
+                pairs = self.store.read(shard)
+            except ShardCorruptError:
+                pairs = None  # (the driver counted it as reused: progress may end above 100%)
+        if pairs is None:
+            pairs = self._compute(items)
+            self.store.write(shard, pairs)
+        yield from pairs
+
+    def teardown(self) -> None:
+        if self._ready:
+            self.fn.teardown()
+
+
+class ResumableShards(beam.PTransform):
+    """Shards of items -> the wrapped DoFn's ``(table, record)`` pairs, finished shards kept.
+
+    ``reuse`` (default: the store's finished shards, listed when the transform is
+    built, i.e. by the driver) says which shards are read back instead of computed.
+    """
+
+    def __init__(self, store: ShardStore, shards: list[list[Any]], fn: beam.DoFn,
+                 reuse: set[int] | None = None) -> None:
+        super().__init__()
+        self.store, self.shards, self.fn = store, shards, fn
+        self.reused = frozenset(self.store.done() if reuse is None else reuse) & frozenset(range(len(shards)))
+
+    @property
+    def reused_items(self) -> int:
+        return sum(len(self.shards[i]) for i in self.reused)
+
+    def expand(self, pbegin):
+        return (
+            pbegin
+            | "Shards" >> beam.Create(list(enumerate(self.shards)))
+            | "Spread" >> beam.Reshuffle()
+            | "Work" >> beam.ParDo(_ShardFn(self.store, self.fn, self.reused))
+        )

@@ -1,0 +1,319 @@
+"""The one reader (and manifest writer) of published Avro tables.
+
+A *published* table is a directory ``<output>/<table>/`` holding its shard files
+(``<table>-00000-of-00004.avro`` ...) and, written last, ``_manifest.json``::
+
+    {"format": "wordle-lab-table", "version": 1, "table": "trees",
+     "schema": "org.wordlelab.v1.DecisionTree", "generation": "3f9c0a1b2c4d",
+     "config_hash": "...", "lexicon_fingerprint": "...", "records": 32,
+     "files": [{"name": "trees-00000-of-00001.avro", "records": 32,
+                "bytes": 81234, "sha256": "..."}]}
+
+Rules every reader here follows (and therefore every command built on
+:func:`read_records`: ``tree``, ``play --tree``, the report, ``read_table``):
+
+* exactly the files the manifest lists are read, in its order; anything else in the
+  directory (a stray copy, ``.staging-*`` of a killed run, a ``.tmp``) is ignored;
+* each listed file's size and sha256 are checked before it is decoded, its writer
+  schema must be this table's record type, and the record counts must match, so a
+  flipped byte, a truncated or swapped file, a foreign-schema file or a file of
+  another table is one :class:`TableError` line (the CLI exits 2), never wrong data
+  and never a ``KeyError``;
+* a directory without a manifest is not a published table (an unfinished run, or a
+  table written by hand) and is refused the same way;
+* when the table sits in an output directory with ``_generation.json`` (written by
+  the pipelines when they publish), the table's generation must be the one that file
+  names for it: a run killed while publishing leaves an output that is refused until
+  the next run completes (or ``--resume`` finishes) the publication.
+
+A single ``.avro`` file can be named too: it is verified against its directory's
+manifest when there is one, otherwise (a file made by hand) only its schema is checked.
+No Beam import: plain fastavro and hashlib, so the solver starts fast.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from wordle_core.errors import WordleError
+
+MANIFEST = "_manifest.json"
+GENERATION = "_generation.json"
+FORMAT = "wordle-lab-table"
+VERSION = 1
+
+# table -> full name of its Avro record type (pipelines/schemas.py; a test keeps them equal)
+RECORD_TYPES: dict[str, str] = {
+    "opener_scores": "org.wordlelab.v1.OpenerScore",
+    "opener_summaries": "org.wordlelab.v1.OpenerSummary",
+    "games": "org.wordlelab.v1.GameRecord",
+    "hard_verdicts": "org.wordlelab.v1.HardVerdict",
+    "trees": "org.wordlelab.v1.DecisionTree",
+    "optimal": "org.wordlelab.v1.OptimalValue",
+}
+
+
+class TableError(WordleError):
+    """A table that is missing, unpublished, corrupt, foreign or does not match."""
+
+
+@dataclass(frozen=True)
+class FileEntry:
+    name: str
+    records: int
+    bytes: int
+    sha256: str
+
+    def as_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "records": self.records, "bytes": self.bytes, "sha256": self.sha256}
+
+
+@dataclass(frozen=True)
+class Manifest:
+    """What a published table (or report) directory holds; see the module doc."""
+
+    table: str
+    generation: str
+    files: tuple[FileEntry, ...]
+    config_hash: str = ""
+    lexicon_fingerprint: str = ""
+
+    @property
+    def records(self) -> int:
+        return sum(f.records for f in self.files)
+
+    def to_json(self) -> str:
+        return json.dumps({
+            "format": FORMAT, "version": VERSION, "table": self.table,
+            "schema": RECORD_TYPES.get(self.table, ""), "generation": self.generation,
+            "config_hash": self.config_hash, "lexicon_fingerprint": self.lexicon_fingerprint,
+            "records": self.records, "files": [f.as_dict() for f in self.files],
+        }, indent=1, sort_keys=True) + "\n"
+
+    @classmethod
+    def from_json(cls, text: str, where: str) -> Manifest:
+        try:
+            raw = json.loads(text)
+            if raw.get("format") != FORMAT or raw.get("version") != VERSION:
+                raise ValueError("not a wordle-lab table manifest")
+            files = tuple(FileEntry(str(f["name"]), int(f["records"]), int(f["bytes"]), str(f["sha256"]))
+                          for f in raw["files"])
+            for f in files:
+                if "/" in f.name or "\\" in f.name or f.name.startswith("."):
+                    raise ValueError(f"file name {f.name!r} outside the table directory")
+            return cls(str(raw["table"]), str(raw["generation"]), files,
+                       str(raw.get("config_hash", "")), str(raw.get("lexicon_fingerprint", "")))
+        except (ValueError, KeyError, TypeError, AttributeError) as exc:
+            raise TableError(f"manifest {where!r} is corrupt ({exc})") from None
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def file_entry(name: str, data: bytes, records: int) -> FileEntry:
+    return FileEntry(name, int(records), len(data), sha256(data))
+
+
+# --- reading ---------------------------------------------------------------------------
+
+def _read_bytes(path: Path) -> bytes:
+    try:
+        return path.read_bytes()
+    except FileNotFoundError:
+        raise TableError(f"table file {str(path)!r} is listed in its manifest but missing") from None
+    except OSError as exc:
+        raise TableError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
+
+
+def read_manifest(table_dir: str | Path, table: str | None = None) -> Manifest:
+    """The manifest of a published directory; ``table`` (if given) must be the one it names."""
+    d = Path(table_dir)
+    mpath = d / MANIFEST
+    if not mpath.is_file():
+        if not d.is_dir():
+            raise TableError(f"no {table or 'table'} table at {str(d)!r}")
+        raise TableError(f"{str(d)!r} has no {MANIFEST}: not a published table (an unfinished or "
+                         "older run, or files copied by hand); run the pipeline again")
+    try:
+        text = mpath.read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError) as exc:
+        raise TableError(f"cannot read {str(mpath)!r}: {exc}") from None
+    man = Manifest.from_json(text, str(mpath))
+    if table is not None and man.table != table:
+        raise TableError(f"{str(d)!r} holds the {man.table!r} table, not {table!r}")
+    return man
+
+
+def decode(data: bytes, table: str, where: str) -> list[dict[str, Any]]:
+    """Records of one Avro file's bytes, which must be written with ``table``'s schema."""
+    import fastavro
+
+    try:
+        reader = fastavro.reader(io.BytesIO(data))
+        schema = reader.writer_schema
+        name = schema.get("name", "") if isinstance(schema, dict) else ""
+        want = RECORD_TYPES.get(table)
+        if want is not None and name != want:
+            kind = next((t for t, n in RECORD_TYPES.items() if n == name), None)
+            what = f"the {kind!r} table" if kind else f"a foreign schema ({name or type(schema).__name__})"
+            raise TableError(f"{where!r} holds {what}, not {table!r}")
+        return list(reader)
+    except TableError:
+        raise
+    except Exception as exc:
+        first = str(exc).splitlines()[0] if str(exc) else "corrupt"
+        raise TableError(f"{where!r} is not a readable Avro file ({type(exc).__name__}: {first})") from None
+
+
+def check_generation(output_dir: str | Path, entry: str, generation: str) -> None:
+    """Refuse an entry whose generation is not the one ``<output>/_generation.json`` names."""
+    gpath = Path(output_dir) / GENERATION
+    if not gpath.is_file():
+        return
+    try:
+        gens = json.loads(gpath.read_text(encoding="utf-8"))["entries"]
+        want = gens.get(entry)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise TableError(f"{str(gpath)!r} is corrupt; run the pipeline again") from None
+    if want is not None and want != generation:
+        raise TableError(f"{str(Path(output_dir) / entry)!r} is generation {generation} but "
+                         f"{str(output_dir)!r} names {want}: a run was stopped while publishing; "
+                         "run it again (with --resume) to finish")
+
+
+def table_dir(path: str | Path, table: str) -> Path:
+    """``path`` itself when it is the table's directory, else ``path/<table>``."""
+    p = Path(path)
+    if (p / MANIFEST).is_file() and not (p / table / MANIFEST).is_file():
+        return p
+    if (p / table).is_dir():
+        return p / table
+    if p.name == table or any(p.glob(f"{table}-*-of-*.avro")):
+        return p
+    return p / table
+
+
+def verified_files(path: str | Path, table: str) -> list[tuple[Path, bytes, int]]:
+    """(path, verified bytes, expected records) of every file the table's manifest lists."""
+    d = table_dir(path, table)
+    man = read_manifest(d, table)
+    check_generation(d.parent, table, man.generation)
+    out = []
+    for f in man.files:
+        fp = d / f.name
+        data = _read_bytes(fp)
+        if len(data) != f.bytes or sha256(data) != f.sha256:
+            raise TableError(f"{str(fp)!r} does not match its manifest (size or sha256 differ): "
+                             "the file was changed after it was published; run the pipeline again")
+        out.append((fp, data, f.records))
+    return out
+
+
+def table_files(path: str | Path, table: str) -> list[Path]:
+    """The files of a published table, verified; empty when there is no table at ``path``.
+
+    A directory that exists but is not a valid published table raises :class:`TableError`.
+    """
+    p = Path(path)
+    if p.is_file():
+        return [p]
+    d = table_dir(p, table)
+    if not d.is_dir():
+        return []
+    return [fp for fp, _, _ in verified_files(d, table)]
+
+
+def read_file_records(path: str | Path, table: str) -> list[dict[str, Any]]:
+    """Records of one named ``.avro`` file, verified against its directory's manifest if any."""
+    p = Path(path)
+    if (p.parent / MANIFEST).is_file():
+        man = read_manifest(p.parent)
+        entry = next((f for f in man.files if f.name == p.name), None)
+        if entry is not None:
+            if man.table != table:
+                raise TableError(f"{str(p)!r} belongs to the {man.table!r} table, not {table!r}")
+            for fp, data, n in verified_files(p.parent, table):
+                if fp.name == p.name:
+                    recs = decode(data, table, str(fp))
+                    _check_count(fp, recs, n)
+                    return recs
+    return decode(_read_bytes(p), table, str(p))
+
+
+def _check_count(fp: Path, recs: list, n: int) -> None:
+    if len(recs) != n:
+        raise TableError(f"{str(fp)!r} holds {len(recs)} records, its manifest says {n}")
+
+
+def read_records(path: str | Path, table: str) -> list[dict[str, Any]]:
+    """Every record of ``table``, verified, in manifest (shard) order.
+
+    ``path``: an output directory holding ``<table>/``, the table directory itself,
+    or one ``.avro`` file. Raises :class:`TableError` (one line) when there is no
+    published table there or anything about it does not check out.
+    """
+    p = Path(path)
+    if p.is_file():
+        return read_file_records(p, table)
+    out: list[dict[str, Any]] = []
+    for fp, data, n in verified_files(p, table):
+        recs = decode(data, table, str(fp))
+        _check_count(fp, recs, n)
+        out.extend(recs)
+    return out
+
+
+def has_table(path: str | Path, table: str) -> bool:
+    """Is there something at ``path`` that claims to be ``table`` (manifest or shard files)?"""
+    p = Path(path)
+    if p.is_file():
+        return True
+    d = table_dir(p, table)
+    return (d / MANIFEST).is_file() or (d.is_dir() and any(d.glob(f"{table}-*-of-*.avro")))
+
+
+def verify_dir(path: str | Path) -> Manifest:
+    """Check every file a published directory's manifest lists (tables and the report)."""
+    d = Path(path)
+    man = read_manifest(d)
+    check_generation(d.parent, d.name, man.generation)
+    for f in man.files:
+        data = _read_bytes(d / f.name)
+        if len(data) != f.bytes or sha256(data) != f.sha256:
+            raise TableError(f"{str(d / f.name)!r} does not match its manifest (size or sha256 differ)")
+        if man.table in RECORD_TYPES:
+            _check_count(d / f.name, decode(data, man.table, str(d / f.name)), f.records)
+    return man
+
+
+# --- writing (used by the pipelines' publish step and by tests) --------------------------------
+
+def manifest_of(table: str, files: Iterable[FileEntry], generation: str, *, config_hash: str = "",
+                lexicon_fingerprint: str = "") -> Manifest:
+    return Manifest(table, generation, tuple(sorted(files, key=lambda f: f.name)), config_hash,
+                    lexicon_fingerprint)
+
+
+def write_table(table_dir_: str | Path, table: str, files: dict[str, tuple[bytes, int]],
+                generation: str = "manual", *, config_hash: str = "", lexicon_fingerprint: str = "",
+                write: Callable[[Path, bytes], None] | None = None) -> Manifest:
+    """Write ``{name: (bytes, records)}`` into a table directory, then its manifest (last)."""
+    from wordle_core.files import atomic_write_bytes
+
+    put = write or atomic_write_bytes
+    d = Path(table_dir_)
+    d.mkdir(parents=True, exist_ok=True)
+    (d / MANIFEST).unlink(missing_ok=True)
+    for name, (data, _) in sorted(files.items()):
+        put(d / name, data)
+    man = manifest_of(table, [file_entry(n, b, r) for n, (b, r) in files.items()], generation,
+                      config_hash=config_hash, lexicon_fingerprint=lexicon_fingerprint)
+    put(d / MANIFEST, man.to_json().encode())
+    return man
