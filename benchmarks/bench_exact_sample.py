@@ -19,6 +19,7 @@ Run::
     python benchmarks/bench_exact_sample.py                     # 40 openers, both modes
     python benchmarks/bench_exact_sample.py --sample 6 --modes normal
     python benchmarks/bench_exact_sample.py --no-old --sample 40 --json new.json
+    python benchmarks/bench_exact_sample.py --openers dimes,rohes --modes hard   # spot check
 """
 
 from __future__ import annotations
@@ -103,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--modes", default="normal,hard")
     ap.add_argument("--old", default="/work/base", help="root of the old checkout")
     ap.add_argument("--no-old", action="store_true", help="measure this tree only")
+    ap.add_argument("--openers", help="spot check: these openers instead of the sample")
     ap.add_argument("--json", help="write every per-opener row here")
     args = ap.parse_args(argv)
     if args.sample < 1:
@@ -110,9 +112,11 @@ def main(argv: list[str] | None = None) -> int:
     from wordle_core.game.lexicon import load_lexicon
 
     n_all = len(load_lexicon(args.lexicon).guesses)
-    openers = sample_openers(args.lexicon, args.sample, args.seed)
+    openers = (args.openers.split(",") if args.openers
+               else sample_openers(args.lexicon, args.sample, args.seed))
     sides = [("new", str(ROOT))] + ([] if args.no_old else [("old", args.old)])
-    print(f"{args.lexicon}: {len(openers)} openers (seed {args.seed}), fresh solver each; "
+    what = "given openers" if args.openers else f"openers (seed {args.seed})"
+    print(f"{args.lexicon}: {len(openers)} {what}, fresh solver each; "
           f"CPU-s per opener; extrapolation = mean x {n_all:,} openers", flush=True)
     print(f"{'mode':<7}{'side':<5}{'mean':>8}{'median':>8}{'max':>9}{'all (CPU-h)':>13}", flush=True)
     out: dict[str, dict] = {}

@@ -193,3 +193,60 @@ def test_kernel_levels_agree_with_numpy_path(traps: Lexicon) -> None:
             assert a.verdict == b.verdict, (lex.guesses[r], k)
             got.append((k, a.verdict))
     assert {v for k, v in got if k == 5} == {FEASIBLE, INFEASIBLE}
+
+
+def test_traps_witnesses_replay_and_losses_match_brute_force(traps: Lexicon) -> None:
+    """Checkable verdicts where the fast paths run (capacity bound, solve_four, lost cores):
+    every feasible witness with 5 guesses replays game by game under the engine's rules;
+    on a tiny trap lexicon with 4 guesses the brute-force AND-OR search agrees with every
+    verdict, infeasible ones included."""
+    mat = pattern_matrix(traps)
+    five = Lexicon.build("traps5", traps.answers, traps.guesses, max_guesses=5)
+    fed = 0
+    for row in range(0, len(five.guesses), 37):
+        res = hard_verdict(five, row, pattern_matrix(five), witness=True)
+        assert res["verdict"] in (FEASIBLE, INFEASIBLE)
+        if res["verdict"] == FEASIBLE:
+            assert replay_witness(five, res["tree"]) <= 5
+            fed += 1
+    assert fed >= 2
+    full = load_lexicon("wordle")
+    groups: dict[str, list[str]] = {}
+    for w in full.answers:
+        for i in range(5):
+            groups.setdefault(w[:i] + "*" + w[i + 1:], []).append(w)
+    words: list[str] = []
+    for _, g in sorted(groups.items(), key=lambda kv: (-len(kv[1]), kv[0])):
+        words += [w for w in g if w not in words][:4]  # traps of four: ?ATCH-like sets
+        if len(words) >= 30:
+            break
+    tiny = Lexicon.build("traps-tiny", words, words + list(full.guesses[11::701]), max_guesses=4)
+    seen = set()
+    for row in range(0, len(tiny.guesses), 3):
+        fast = hard_verdict(tiny, row, pattern_matrix(tiny))["verdict"]
+        assert fast == (FEASIBLE if brute_force_feasible(tiny, row) else INFEASIBLE), tiny.guesses[row]
+        seen.add(fast)
+    assert seen == {FEASIBLE, INFEASIBLE}
+    del mat
+
+
+def test_capacity_bound_patterns() -> None:
+    """The capacity bound's pattern counts, by enumeration with the real feedback rule:
+    with all but f positions known green, a guess shows at most R(f) non-winning
+    patterns: R(1) = 1 (green or gray only), R(2) = 6."""
+    from itertools import product
+
+    from wordle_core.game.feedback import score
+    from wordle_core.kernels.hard import capacity_table
+
+    letters = "abct"
+    for free, r_expected in ((1, 1), (2, 6)):
+        fixed = "tc"[: 5 - free] if free >= 3 else ("tcab"[: 5 - free])
+        worst = 0
+        words = ["".join(p) + fixed for p in product(letters, repeat=free)]
+        for g in words:
+            pats = {score(g, a) for a in words} - {"g" * 5}
+            worst = max(worst, len(pats))
+        assert worst == r_expected
+        cap = capacity_table(5, 4)
+        assert cap[free, 1] == 1 and cap[free, 2] == 1 + r_expected

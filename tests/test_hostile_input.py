@@ -186,7 +186,7 @@ CONFIG_CASES = [
     ("openers: 42\n", ": openers: openers must be 'all', a list or a mapping"),
     ("openers: []\n", ": openers: the opener list is empty"),
     ("openers: [salet]\ndescription: [1, 2]\n", ": description: expected text"),
-    ("openers: [salet]\nexact_hard: {node_budget: -7}\n", ": exact_hard: expected a whole number >="),
+    ("openers: [salet]\nexact_hard: {node_budget: -7}\n", ": exact_hard: expected a whole number >= 0"),
     ("openers: [salet]\noutputs: [report, pdf]\n", ": outputs: unknown pdf"),
     ("\ufeffopeners: [salet]\nshards: 0\n", ": shards: expected a whole number"),  # BOM is fine
     ("openers: [salet\n", "is not valid YAML at line"),
