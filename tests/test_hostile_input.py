@@ -6,6 +6,7 @@ exact stderr line, the exit code and that the output path was not created.
 
 from __future__ import annotations
 
+import json
 import os
 import random
 from pathlib import Path
@@ -138,6 +139,27 @@ def test_long_words_get_exact_feedback_and_genuine_histories(length, tmp_path, c
     hist = f"{guess}:{reference_score(guess, answer)}"
     assert main(["candidates", "--answers", path, "--history", hist, "--json"]) == 0
     assert answer in capsys.readouterr().out  # a genuine history keeps its answer
+
+
+@pytest.mark.parametrize("length", [15, 21, 33])
+def test_guess_choice_on_too_long_words_is_one_line(length, tmp_path, capsys) -> None:
+    """Scoring works for any length; choosing a guess needs 3^length counters: refused, no traceback."""
+    rng = random.Random(length)
+    words = sorted({"".join(rng.choice("abc") for _ in range(length)) for _ in range(6)})
+    path = _words(tmp_path, "long.txt", words)
+    for argv in (["simulate", "--answers", path, "--strategy", "entropy"],
+                 ["suggest", "--answers", path, "--history", ""],
+                 ["hard-verdict", "--answers", path, "--opener", words[0]],
+                 ["optimal", "--answers", path, "--opener", words[0]]):
+        assert main(argv) == 2, argv
+        assert f"up to 14 characters; these have {length}" in _one_line(capsys)
+
+
+def test_guess_choice_at_the_pattern_limit_still_works(tmp_path, capsys) -> None:
+    words = ["abcabcabcabcab", "cbacbacbacbacb", "aaaaaaaaaaaaaa", "bbbbbbbbbbbbbb"]
+    path = _words(tmp_path, "fourteen.txt", words)
+    assert main(["simulate", "--answers", path, "--strategy", "entropy", "--json"]) == 0
+    assert json.loads(capsys.readouterr().out)["totalCount"] == 4
 
 
 def test_too_long_words_and_too_many_symbols_are_refused_naming_the_limit(tmp_path, capsys) -> None:

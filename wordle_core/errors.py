@@ -60,6 +60,10 @@ class MatrixTooLargeError(WordleError):
     """A pattern matrix that would not fit in memory (or codes over 64 bits): refused up front."""
 
 
+class TooManyPatternsError(WordleError):
+    """Words so long that the bucket kernels' per-pattern tables (3^length) cannot be allocated."""
+
+
 class OneLineParser(argparse.ArgumentParser):
     """argparse, but a usage error is one line (``PROG: error: ...``), exit 2."""
 

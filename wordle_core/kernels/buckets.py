@@ -53,11 +53,37 @@ import numba
 import numpy as np
 from numba import njit, prange
 
+from wordle_core.errors import TooManyPatternsError
+
 BLOCK = 64  # guesses per block: 64 x 243 counters (8 or 16 bit) + first-visit lists, about L1 size
 _PERFECT_ROW_SCAN = 128  # at most this many rows: the perfect-split scan reads rows directly
 _ROW_KERNEL_ROWS = 16  # at most this many guess rows: the row kernel (no transposed copy)
 _PARALLEL_CELLS = 400_000  # rows x candidates from which the blocked kernel uses threads
 _TRANSPOSE_MAX_BYTES = 256 << 20  # larger matrices are read row by row (no second copy in memory)
+MAX_PATTERNS = 3**14  # feedback patterns the per-pattern tables support: words of up to 14 letters
+
+
+def check_patterns(n_patterns: int) -> None:
+    """Refuse a pattern space the kernels' dense per-pattern tables cannot hold.
+
+    Every bucket kernel (and the exact and hard-mode searches built on them) keeps
+    counters indexed by feedback code, ``3**length`` of them. Scoring and filtering work
+    for longer words; choosing a guess does not, so it is refused in one line instead of
+    an allocation of many GiB.
+
+    >>> check_patterns(243)
+    >>> check_patterns(3**15)
+    Traceback (most recent call last):
+    ...
+    wordle_core.errors.TooManyPatternsError: guess choice supports words of up to 14 characters; these have 15
+    """
+    if n_patterns > MAX_PATTERNS:
+        length = 0
+        while 3**length < n_patterns:
+            length += 1
+        raise TooManyPatternsError(
+            f"guess choice supports words of up to 14 characters; these have {length}"
+        )
 
 
 @cache
@@ -480,6 +506,7 @@ def bucket_stats(
     ``matrix`` is the lexicon's ``guesses x answers`` pattern matrix, ``cands`` answer
     indices. Same numbers whichever kernel (row or blocked, serial or threaded) runs.
     """
+    check_patterns(n_patterns)
     n_all = matrix.shape[0]
     dense = rows is None
     rows = np.arange(n_all, dtype=np.int64) if rows is None else np.ascontiguousarray(rows, dtype=np.int64)
@@ -530,6 +557,7 @@ def weighted_stats(
     scale), e.g. an answer prior. With all weights 1 the entropy, ``sum_sq`` and
     ``largest`` are :func:`bucket_stats`'s (up to float rounding of the entropy).
     """
+    check_patterns(n_patterns)
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     cands = np.ascontiguousarray(cands, dtype=np.int64)
     w = np.ascontiguousarray(weights, dtype=np.float64)
@@ -550,6 +578,7 @@ def first_perfect_split(matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray,
     Stops reading a guess at its first repeated pattern, which for most guesses comes
     after a handful of candidates: far cheaper than full statistics.
     """
+    check_patterns(n_patterns)
     if cands.shape[0] > n_patterns:
         return -1
     rows = np.ascontiguousarray(rows, dtype=np.int64)

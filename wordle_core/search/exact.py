@@ -35,6 +35,7 @@ from wordle_core.game.rules import letter_counts
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
 from wordle_core.kernels import exact as kn
+from wordle_core.kernels.buckets import check_patterns
 
 INF = kn.INF
 _MT_CACHE: dict[tuple[str, int], np.ndarray] = {}
@@ -113,6 +114,7 @@ class ExactSolver:
             np.zeros((1, 1), np.uint8)
         self._arow = np.ascontiguousarray(lex.answer_rows, dtype=np.int32)
         self._est = estimate_table(len(lex.answers), self.weight)
+        check_patterns(lex.n_patterns)
         self._green = lex.n_patterns - 1
         self._memo = kn.new_memo()
         self._scratch_c = np.zeros(lex.n_patterns, np.int64)

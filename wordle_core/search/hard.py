@@ -46,7 +46,7 @@ from wordle_core.game.feedback import all_green, pattern_to_str
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.rules import HardConstraints, letter_counts
-from wordle_core.kernels.buckets import bucket_stats, transposed
+from wordle_core.kernels.buckets import bucket_stats, check_patterns, transposed
 from wordle_core.kernels.hard import capacity_table, hard_filter, solve_four, solve_three
 
 # The numba kernel's work (guess x splitter pairs examined) is charged to the node
@@ -95,6 +95,7 @@ class HardSolver:
         lex = self.lexicon
         self.codes = np.ascontiguousarray(lex.guess_codes)
         self.counts = letter_counts(lex)
+        check_patterns(lex.n_patterns)
         self.n_patterns = lex.n_patterns
         self.green = all_green(lex.length)
         digits = np.zeros((self.n_patterns, lex.length), dtype=np.int8)
