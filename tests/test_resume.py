@@ -108,8 +108,10 @@ def test_sigterm_and_sigint_are_one_line_and_keep_the_old_result(clean, tmp_path
         _wait_for_shards(proc, out, 5, skip=earlier)
         workers = _workers_of(proc.pid)
         for _ in range(30):  # the DirectRunner's worker processes, started by the driver
-            workers = workers or _workers_of(proc.pid)
+            if workers:
+                break
             time.sleep(0.1)
+            workers = _workers_of(proc.pid)
         proc.send_signal(sig)
         _, err = proc.communicate(timeout=60)
         assert proc.returncode == code, err[-800:]
