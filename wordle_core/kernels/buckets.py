@@ -179,6 +179,18 @@ def counts_table(n_rows: int, n_patterns: int, n_max: int) -> np.ndarray:
 
 
 @njit(cache=True, nogil=True)
+def gather_bucket(mat, cands, g, p, out):
+    """Write the candidates of ``cands`` that guess row ``g`` answers with pattern ``p``
+    into ``out`` (in ``cands``' order) and return how many: one bucket of a split."""
+    nb = 0
+    for t in range(cands.shape[0]):
+        if mat[g, cands[t]] == p:
+            out[nb] = cands[t]
+            nb += 1
+    return nb
+
+
+@njit(cache=True, nogil=True)
 def count_block(mt, cands, rows, dense, lo, hi, counts, firsts, n_first):
     """First pass over guesses ``lo..hi-1``: count each candidate's pattern, note first visits.
 

@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from wordle_core.kernels.buckets import count_block, stats_block
+from wordle_core.kernels.buckets import count_block, gather_bucket, stats_block
 
 
 @njit(cache=True, nogil=True)
@@ -330,11 +330,7 @@ def _three(mat, mt, S, legal, scan, codes, counts, greens, need, digits, green_c
                 break
             p = check[bi]
             obligations_after(codes, g, p, greens, need, cgreens, cneed)
-            nb = 0
-            for t in range(n):
-                if mat[g, S[t]] == p:
-                    B[nb] = S[t]
-                    nb += 1
+            nb = gather_bucket(mat, S, g, p, B)
             if not _splittable(mat, B[:nb], scan, codes, counts, cgreens, cneed, seen, stamp, tk, tv):
                 win = False
         for s in range(n):
@@ -438,11 +434,7 @@ def solve_four(mat, mt, S, legal, codes, counts, greens, need, digits, green_cod
                 break
             p = check[bi]
             obligations_after(codes, g, p, greens, need, cgreens, cneed)
-            nb = 0
-            for t in range(n):
-                if mat[g, S[t]] == p:
-                    B[nb] = S[t]
-                    nb += 1
+            nb = gather_bucket(mat, S, g, p, B)
             sub_legal = legal_subset(legal, codes, counts, cgreens, cneed)
             for t in range(nb):
                 sub_cand[arow[B[t]]] = 1
