@@ -248,10 +248,11 @@ def _tables(mt, P):
 
 
 @njit(cache=True, nogil=True)
-def _over_capacity(mat, S, g, cnt, greens, digits, green_code, cap_k, min_size, done, dstamp):
-    """The pattern of a bucket of guess ``g`` (of at least ``min_size``) larger than
-    ``cap_k[free]``, or -1 when none is. ``cnt`` holds the bucket sizes of ``g`` over ``S``."""
-    L = greens.shape[0]
+def _open_buckets(mat, S, g, cnt, green_code, min_size, done, dstamp):
+    """Patterns of ``g``'s distinct non-green buckets over ``S`` of at least ``min_size``
+    (first-seen order; ``cnt`` holds the bucket sizes, ``done`` is stamped with ``dstamp``)."""
+    pats = np.empty(S.shape[0], np.int64)
+    m = 0
     for s in range(S.shape[0]):
         p = mat[g, S[s]]
         if done[p] == dstamp:
@@ -259,11 +260,28 @@ def _over_capacity(mat, S, g, cnt, greens, digits, green_code, cap_k, min_size, 
         done[p] = dstamp
         if p == green_code or cnt[p] < min_size:
             continue
-        free = 0
-        for pos in range(L):
-            if greens[pos] < 0 and digits[p, pos] != 2:
-                free += 1
-        if cnt[p] > cap_k[free]:
+        pats[m] = p
+        m += 1
+    return pats[:m]
+
+
+@njit(cache=True, nogil=True)
+def _known_greens(greens, digits, p):
+    """Positions whose letter is known after pattern ``p``: earlier greens and ``p``'s own."""
+    ng = 0
+    for pos in range(greens.shape[0]):
+        if greens[pos] >= 0 or digits[p, pos] == 2:
+            ng += 1
+    return ng
+
+
+@njit(cache=True, nogil=True)
+def _over_capacity(mat, S, g, cnt, greens, digits, green_code, cap_k, min_size, done, dstamp):
+    """The pattern of a bucket of guess ``g`` (of at least ``min_size``) larger than
+    ``cap_k[free]``, or -1 when none is. ``cnt`` holds the bucket sizes of ``g`` over ``S``."""
+    L = greens.shape[0]
+    for p in _open_buckets(mat, S, g, cnt, green_code, min_size, done, dstamp):
+        if cnt[p] > cap_k[L - _known_greens(greens, digits, p)]:
             return p
     return -1
 
@@ -273,26 +291,11 @@ def _buckets_to_check(mat, S, g, cnt, greens, digits, green_code, min_size, done
     """Patterns of ``g``'s non-green buckets of at least ``min_size``, trap-like first
     (most known greens, then largest): a failing bucket refutes the guess, and hard-mode
     traps are buckets with many greens."""
-    L = greens.shape[0]
-    pats = np.empty(S.shape[0], np.int64)
-    keys = np.empty(S.shape[0], np.int64)
-    m = 0
-    for s in range(S.shape[0]):
-        p = mat[g, S[s]]
-        if done[p] == dstamp:
-            continue
-        done[p] = dstamp
-        if p == green_code or cnt[p] < min_size:
-            continue
-        ng = 0
-        for pos in range(L):
-            if greens[pos] >= 0 or digits[p, pos] == 2:
-                ng += 1
-        pats[m] = p
-        keys[m] = -(ng * (S.shape[0] + 1) + cnt[p])
-        m += 1
-    idx = np.argsort(keys[:m], kind="mergesort")
-    return pats[:m][idx]
+    pats = _open_buckets(mat, S, g, cnt, green_code, min_size, done, dstamp)
+    keys = np.empty(pats.shape[0], np.int64)
+    for i in range(pats.shape[0]):
+        keys[i] = -(_known_greens(greens, digits, pats[i]) * (S.shape[0] + 1) + cnt[pats[i]])
+    return pats[np.argsort(keys, kind="mergesort")]
 
 
 @njit(cache=True, nogil=True)
