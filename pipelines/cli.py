@@ -84,9 +84,15 @@ def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
                            help="node budget of the exact hard-mode search per opener, for a quick "
                                 "partial answer (default 0: the complete search, every verdict "
                                 "decided)")
+            p.add_argument("--ship", metavar="DIR",
+                           help="run nothing: collect the exact verdicts of the finished run under "
+                                "--output into DIR/<lexicon>.avro + .csv (the package's shipped "
+                                "table: wordle_core/data/hard)")
 
     ns, beam_args = _parse(prog, argv, play=True, extra=extra, about=about)
     cfg = config_from(ns)
+    if getattr(ns, "ship", None):
+        return ship_verdicts(cfg, ns.ship)
     if getattr(ns, "exact_budget", None) is not None:
         if ns.exact_budget < 0:
             raise ConfigError("--exact-budget must be 0 (complete search) or a positive node count")
@@ -112,6 +118,43 @@ def run_hard(argv: Sequence[str] | None = None) -> int:
     """``hard_verdicts`` per opener x strategy."""
     return _play("wordle-lab pipeline hard", argv, lambda cfg, ns: ["hard_verdicts"],
                  "Hard mode: does each opener win every game under each strategy? Write hard_verdicts.")
+
+
+def ship_verdicts(cfg: JobConfig, dest: str) -> int:
+    """Write the run's exact hard-mode verdicts (one per opener) as the shipped table."""
+    import datetime
+
+    from wordle_core.tables.avro import read_manifest, read_records
+    from wordle_core.tables.verdicts import write_verdicts
+
+    lex = jobs.lexicon_of(cfg)
+    recs = read_records(cfg.output, "hard_verdicts")  # manifest-verified: a complete run only
+    by_opener: dict[str, dict] = {}
+    for r in recs:
+        if r["lexicon"] != lex.name:
+            raise ConfigError(f"--ship: {cfg.output} holds {r['lexicon']!r} verdicts, "
+                              f"not {lex.name!r} (pass its --lexicon)")
+        by_opener.setdefault(r["opener"], {"opener": r["opener"], "verdict": r["exact_verdict"],
+                                           "seconds": round(float(r["exact_seconds"]), 4),
+                                           "nodes": int(r["exact_nodes"]), "note": r["exact_note"]})
+    notes = sorted({r["note"] for r in by_opener.values()})
+    manifest = read_manifest(Path(cfg.output) / "hard_verdicts")
+    if manifest.lexicon_fingerprint and manifest.lexicon_fingerprint != lex.fingerprint:
+        raise ConfigError(f"--ship: {cfg.output} was computed on other {lex.name} word lists")
+    meta = {"wordle_lab.computed_by": "wordle-lab pipeline hard (wordle_core.search.hard, "
+                                      + "; ".join(notes) + ")",
+            "wordle_lab.collected_at": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "wordle_lab.run_generation": manifest.generation,
+            "wordle_lab.guess_limit": str(lex.max_guesses)}
+    try:
+        avro, csv_path = write_verdicts(list(by_opener.values()), dest, lex, meta)
+    except ValueError as exc:
+        raise ConfigError(f"--ship: {exc}") from None
+    n = len(by_opener)
+    feas = sum(v["verdict"] == "feasible" for v in by_opener.values())
+    print(f"hard: {n:,} {lex.name} verdicts ({feas:,} feasible, {n - feas:,} infeasible) "
+          f"of {len(lex.guesses):,} openers -> {avro}, {csv_path}")
+    return 0
 
 
 @guarded

@@ -217,7 +217,10 @@ class HardVerdict:
     """Can ``opener`` guarantee a hard-mode win within the guess limit?
 
     ``verdict`` is ``feasible``, ``infeasible`` or ``unknown`` (the node budget ran
-    out); ``feasible`` is the same as a bool, None when unknown.
+    out); ``feasible`` is the same as a bool, None when unknown. ``source`` is
+    ``search`` (proved by this call: ``seconds`` and ``nodes`` are its cost) or
+    ``shipped table`` (read from the package's table of every opener's verdict, proved
+    by the same search when the table was made).
     """
 
     lexicon: str
@@ -225,6 +228,7 @@ class HardVerdict:
     verdict: str
     seconds: float
     nodes: int
+    source: str = "search"
 
     @property
     def feasible(self) -> bool | None:
@@ -234,15 +238,19 @@ class HardVerdict:
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form (the field names as keys)."""
         return {"lexicon": self.lexicon, "opener": self.opener, "verdict": self.verdict,
-                "seconds": self.seconds, "nodes": self.nodes}
+                "seconds": self.seconds, "nodes": self.nodes, "source": self.source}
 
 
-def hard_verdict(opener: str, lexicon: LexiconLike = "wordle", *, budget: int | None = None) -> HardVerdict:
+def hard_verdict(opener: str, lexicon: LexiconLike = "wordle", *, budget: int | None = None,
+                 search: bool = False) -> HardVerdict:
     """Decide whether ``opener`` can guarantee a win in hard mode (exact AND-OR search).
 
-    ``budget``: OR nodes to expand before answering ``unknown`` (default: the
-    engine's). On the NYT list SALET, CRANE and CRATE are feasible; SLATE, TRACE,
-    RAISE, AROSE and SOARE are not.
+    ``budget``: OR nodes to expand before answering ``unknown`` (default: no limit,
+    the search always decides). For the built-in ``wordle`` and ``nyt`` lists the
+    answer comes from the shipped table of every opener's verdict when it has the
+    opener (``source == "shipped table"``), unless ``search`` or a ``budget`` asks
+    for the search itself. On the NYT list SALET, CRANE and CRATE are feasible;
+    SLATE, TRACE, RAISE, AROSE and SOARE are not.
 
     >>> from wordle_core import Lexicon, load_lexicon
     >>> small = Lexicon.build("wordle-101", load_lexicon("wordle").answers[::23])
@@ -251,9 +259,15 @@ def hard_verdict(opener: str, lexicon: LexiconLike = "wordle", *, budget: int | 
     ('feasible', True)
     """
     from wordle_core.search.hard import hard_verdict as decide
+    from wordle_core.tables.verdicts import shipped_verdicts
 
     lex = as_lexicon(lexicon)
     row = lex.guess_id(opener)
+    if budget is None and not search:
+        known = shipped_verdicts(lex).get(lex.guesses[row])
+        if known is not None:
+            return HardVerdict(lexicon=lex.name, opener=lex.guesses[row], verdict=known,
+                               seconds=0.0, nodes=0, source="shipped table")
     if budget is None:
         res = decide(lex, row, pattern_matrix(lex))
     elif budget < 1:

@@ -27,6 +27,7 @@ from dataclasses import asdict, dataclass, field
 import numpy as np
 
 from wordle_core.errors import WordleError
+from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
 from wordle_core.kernels.buckets import BucketStats, bucket_stats
@@ -48,7 +49,8 @@ class Option:
     pick: bool = False
     # first guess only, where the package ships exact tables (wordle_core/data/exact/):
     # "proven" (optimal_total is the proven fewest total guesses over every answer),
-    # "no-win" (proven: no strategy wins every game), "unknown" (not computed yet);
+    # "no-win" (proven: no strategy wins every game), "wins" (hard mode: proven that a
+    # strategy wins every game, total not computed yet), "unknown" (not computed yet);
     # "" elsewhere.
     optimal: str = ""
     optimal_total: int | None = None
@@ -169,27 +171,36 @@ def suggest(
         mark = bool(np.isin(picked, state.candidate_rows))
         options = [_option(lex.guesses[picked], one, 0, mark, True), *options][:top]
     if state.turn == 0:
-        options = _with_exact_values(options, lex.name, state.hard)
+        options = _with_exact_values(options, lex, state.hard)
     return Suggestion(source=source, options=options, **base)
 
 
-def _with_exact_values(options: list[Option], lexicon: str, hard: bool) -> list[Option]:
-    """First guesses: attach the shipped proven totals (what each opener is worth)."""
+def _with_exact_values(options: list[Option], lexicon: Lexicon, hard: bool) -> list[Option]:
+    """First guesses: attach what the shipped tables prove each opener is worth.
+
+    The proven total where the exact tables have it; in hard mode, else the shipped
+    verdict: ``no-win`` (proven: no strategy wins every game) or ``wins`` (a strategy
+    winning every game exists; its fewest total is not computed yet).
+    """
     from dataclasses import replace
 
     from wordle_core.tables.exact import shipped_values
+    from wordle_core.tables.verdicts import shipped_verdicts
 
-    table = shipped_values(lexicon, "hard" if hard else "normal")
-    if not table:
+    table = shipped_values(lexicon.name, "hard" if hard else "normal")
+    verdicts = shipped_verdicts(lexicon) if hard else {}
+    if not table and not verdicts:
         return options
     out = []
     for o in options:
-        if o.word not in table:
-            out.append(replace(o, optimal="unknown"))
-        elif table[o.word] is None:
-            out.append(replace(o, optimal="no-win"))
+        if o.word in table:
+            total = table[o.word]
+            out.append(replace(o, optimal="no-win") if total is None
+                       else replace(o, optimal="proven", optimal_total=total))
+        elif o.word in verdicts:
+            out.append(replace(o, optimal="no-win" if verdicts[o.word] == "infeasible" else "wins"))
         else:
-            out.append(replace(o, optimal="proven", optimal_total=table[o.word]))
+            out.append(replace(o, optimal="unknown"))
     return out
 
 

@@ -184,6 +184,7 @@ def cmd_suggest(args: argparse.Namespace) -> int:
             worth = ""
             if exact:
                 worth = {"proven": f"  {o.optimal_total or 0:,} (proven)", "no-win": "  no guaranteed win",
+                         "wins": "  guaranteed win (total not computed yet)",
                          "unknown": "  not computed yet"}.get(o.optimal, "")
             answer = "yes" if o.can_be_answer else "no"
             if exact:

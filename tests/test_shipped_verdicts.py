@@ -1,0 +1,117 @@
+"""The shipped table of every opener's exact hard-mode verdict, and its users.
+
+``wordle-lab pipeline hard --ship DIR`` turns a finished complete-search run into the
+table; ``hard-verdict``, the API and ``suggest`` answer from it. The table itself is
+checked against fresh proofs (the search run again) on a seeded sample of its openers.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import random
+
+import pytest
+
+import wordle_core as wl
+from wordle_core.cli import main
+from wordle_core.game.lexicon import load_lexicon
+from wordle_core.search.hard import hard_verdict
+from wordle_core.tables.verdicts import read_verdicts, shipped_about, shipped_verdicts, write_verdicts
+
+LOCAL = ["--direct_running_mode=in_memory", "--no-progress"]
+NAMED = {"salet": "feasible", "crane": "feasible", "crate": "feasible", "slate": "infeasible",
+         "trace": "infeasible", "raise": "infeasible", "arose": "infeasible", "soare": "infeasible"}
+
+
+def test_ship_collects_a_run(tmp_path, capsys):
+    """A pipeline run -> --ship: one row per opener, its exact verdict, the run's metadata."""
+    run, dest = tmp_path / "run", tmp_path / "data"
+    assert main(["pipeline", "hard", "--lexicon", "nyt", "--openers", "salet,slate,trace",
+                 "--strategies", "entropy,minimax", "--output", str(run), *LOCAL]) == 0
+    capsys.readouterr()
+    assert main(["pipeline", "hard", "--lexicon", "nyt", "--output", str(run), "--ship", str(dest)]) == 0
+    assert "3 nyt verdicts (1 feasible, 2 infeasible)" in capsys.readouterr().out
+    rows = list(csv.DictReader((dest / "nyt.csv").open()))
+    assert [(r["opener"], r["verdict"]) for r in rows] == [
+        ("salet", "feasible"), ("slate", "infeasible"), ("trace", "infeasible")]
+    table, meta = read_verdicts((dest / "nyt.avro").read_bytes())
+    assert table == {r["opener"]: r["verdict"] for r in rows}
+    assert meta["wordle_lab.fingerprint"] == load_lexicon("nyt").fingerprint
+    assert "complete search" in meta["wordle_lab.computed_by"]
+
+
+def test_ship_refuses_undecided_and_wrong_lexicon(tmp_path, capsys):
+    run = tmp_path / "run"
+    assert main(["pipeline", "hard", "--lexicon", "nyt", "--openers", "salet", "--strategies",
+                 "minimax", "--exact-budget", "1", "--output", str(run), *LOCAL]) == 0
+    capsys.readouterr()
+    assert main(["pipeline", "hard", "--lexicon", "nyt", "--output", str(run),
+                 "--ship", str(tmp_path / "d")]) == 2
+    assert "not decided" in capsys.readouterr().err
+    assert main(["pipeline", "hard", "--lexicon", "wordle", "--output", str(run),
+                 "--ship", str(tmp_path / "d")]) == 2
+    assert "holds 'nyt' verdicts" in capsys.readouterr().err
+    assert not (tmp_path / "d" / "nyt.csv").exists()
+
+
+def test_write_refuses_unknown(tmp_path):
+    lex = load_lexicon("nyt")
+    with pytest.raises(ValueError, match="not decided"):
+        write_verdicts([{"opener": "salet", "verdict": "unknown", "seconds": 0.0, "nodes": 1}],
+                       tmp_path, lex, {})
+    assert not list(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("name", ["wordle", "nyt"])
+def test_shipped_table_is_complete_and_agrees_with_fresh_proofs(name):
+    """Every allowed opener decided; the named openers; 12 seeded openers proved again."""
+    lex = load_lexicon(name)
+    table = shipped_verdicts(lex)
+    if not table:
+        pytest.skip(f"no shipped hard-mode verdicts for {name} yet")
+    assert set(table) == set(lex.guesses) and set(table.values()) <= {"feasible", "infeasible"}
+    assert {w: table[w] for w in NAMED} == NAMED
+    assert shipped_about(lex)["wordle_lab.openers"] == str(len(lex.guesses))
+    sample = random.Random(12).sample(sorted(table), 12)
+    for w in sample:
+        assert hard_verdict(lex, lex.guess_id(w))["verdict"] == table[w], w
+
+
+def test_custom_lexicon_of_the_same_name_gets_nothing():
+    base = load_lexicon("nyt")
+    other = wl.Lexicon.build("nyt", base.answers[:50], base.guesses)
+    assert shipped_verdicts(other) == {}
+
+
+def test_cli_and_api_answer_from_the_table(capsys):
+    lex = load_lexicon("nyt")
+    if not shipped_verdicts(lex):
+        pytest.skip("no shipped hard-mode verdicts for nyt yet")
+    assert main(["hard-verdict", "--lexicon", "nyt", "--opener", "soare", "--opener", "crate",
+                 "--json"]) == 0
+    got = json.loads(capsys.readouterr().out)
+    assert [(r["opener"], r["verdict"], r["source"]) for r in got] == [
+        ("soare", "infeasible", "shipped table"), ("crate", "feasible", "shipped table")]
+    assert main(["hard-verdict", "--lexicon", "nyt", "--opener", "slate", "--search", "--json"]) == 0
+    fresh = json.loads(capsys.readouterr().out)
+    assert (fresh["verdict"], fresh["source"]) == ("infeasible", "search") and fresh["nodes"] > 0
+    v = wl.hard_verdict("trace", lexicon="nyt")
+    assert (v.feasible, v.source) == (False, "shipped table")
+    assert wl.hard_verdict("trace", lexicon="nyt", search=True).source == "search"
+
+
+def test_first_hard_suggestion_says_whether_a_win_is_guaranteed(capsys):
+    lex = load_lexicon("wordle")
+    table = shipped_verdicts(lex)
+    if not table:
+        pytest.skip("no shipped hard-mode verdicts for wordle yet")
+    from wordle_core.game.state import GameState
+    from wordle_core.interactive.suggest import suggest
+    from wordle_core.strategies import get_strategy
+
+    res = suggest(GameState.new(lex, True), get_strategy("entropy"), top=8)
+    assert res.options
+    for o in res.options:
+        want = "no-win" if table[o.word] == "infeasible" else ("wins", "proven")
+        assert o.optimal in want, (o.word, o.optimal)

@@ -1,0 +1,111 @@
+"""Shipped hard-mode verdicts: can each allowed opener guarantee a hard-mode win?
+
+The ``hard`` pipeline decides every opener exactly (complete AND-OR search,
+:mod:`wordle_core.search.hard`); ``wordle-lab pipeline hard --ship DIR`` collects the
+verdicts of a finished run into ``DIR/<lexicon>.avro`` (the source of truth, with how
+and when it was computed and the lexicon's fingerprint in its metadata) and
+``DIR/<lexicon>.csv`` (the same rows for people). The package ships them under
+``wordle_core/data/hard/``; :func:`shipped_verdicts` reads them, and only for the exact
+word lists they were computed on (a custom lexicon of the same name gets nothing).
+
+Columns: ``opener``, ``verdict`` (``feasible``: some hard-mode strategy wins every
+game within the limit; ``infeasible``: proven that none does), ``seconds`` and
+``nodes`` (the search's wall time and OR nodes for that opener in the run).
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+from functools import cache
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import fastavro
+
+from wordle_core.files import atomic_write_bytes, atomic_write_text
+from wordle_core.game.lexicon import Lexicon
+
+VERDICT_SCHEMA = fastavro.parse_schema({
+    "type": "record", "name": "ShippedHardVerdict", "namespace": "org.wordlelab.v1",
+    "doc": "Exact hard-mode verdict of one allowed opener (wordle-lab pipeline hard --ship).",
+    "fields": [
+        {"name": "opener", "type": "string", "doc": "the first guess"},
+        {"name": "verdict", "type": "string",
+         "doc": "'feasible' (a strategy winning every hard-mode game exists) or 'infeasible' "
+                "(proven: none does)"},
+        {"name": "seconds", "type": "double", "doc": "wall time of the exact search in the run"},
+        {"name": "nodes", "type": "long", "doc": "OR nodes the search expanded for this opener"},
+    ],
+})
+FIELDS = ["opener", "verdict", "seconds", "nodes"]
+DECIDED = ("feasible", "infeasible")
+
+
+def write_verdicts(records: list[dict[str, Any]], dest: str | Path, lexicon: Lexicon,
+                   metadata: dict[str, str]) -> tuple[Path, Path]:
+    """Write ``dest/<lexicon>.avro`` and ``.csv`` (each staged, then renamed); the two paths.
+
+    ``records`` carry :data:`FIELDS`; they are written sorted by opener. Every verdict
+    must be decided: a table with ``unknown`` in it would answer a question it did not.
+    """
+    rows = sorted(({k: r[k] for k in FIELDS} for r in records), key=lambda r: r["opener"])
+    bad = [r["opener"] for r in rows if r["verdict"] not in DECIDED]
+    if bad:
+        raise ValueError(f"{len(bad)} openers are not decided (first: {bad[0]}); "
+                         "ship only a complete-search run")
+    stem = Path(dest) / lexicon.name
+    stem.parent.mkdir(parents=True, exist_ok=True)
+    meta = {**metadata, "wordle_lab.lexicon": lexicon.name,
+            "wordle_lab.fingerprint": lexicon.fingerprint,
+            "wordle_lab.openers": str(len(rows))}
+    buf = io.BytesIO()
+    fastavro.writer(buf, VERDICT_SCHEMA, rows, codec="deflate", metadata=meta)
+    atomic_write_bytes(f"{stem}.avro", buf.getvalue())
+    text = io.StringIO()
+    w = csv.DictWriter(text, fieldnames=FIELDS, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    atomic_write_text(f"{stem}.csv", text.getvalue())
+    return Path(f"{stem}.avro"), Path(f"{stem}.csv")
+
+
+def read_verdicts(data: bytes) -> tuple[dict[str, str], dict[str, str]]:
+    """(opener -> verdict, metadata) of one shipped Avro file's bytes."""
+    reader = fastavro.reader(io.BytesIO(data))
+    meta = {k: v.decode() if isinstance(v, bytes) else str(v) for k, v in reader.metadata.items()
+            if k.startswith("wordle_lab.")}
+    return {r["opener"]: r["verdict"] for r in reader}, meta
+
+
+@cache
+def _shipped(name: str) -> tuple[dict[str, str], dict[str, str]]:
+    try:
+        data = resources.files("wordle_core.data").joinpath(f"hard/{name}.avro").read_bytes()
+    except (FileNotFoundError, OSError):
+        return {}, {}
+    return read_verdicts(data)
+
+
+def shipped_verdicts(lexicon: Lexicon) -> dict[str, str]:
+    """Shipped exact hard-mode verdicts of ``lexicon``'s openers: opener -> verdict.
+
+    Empty when nothing is shipped for this lexicon or its word lists differ from the
+    ones the table was computed on (checked by fingerprint).
+
+    >>> from wordle_core import load_lexicon
+    >>> table = shipped_verdicts(load_lexicon("nyt"))
+    >>> table["salet"], table["slate"]
+    ('feasible', 'infeasible')
+    """
+    table, meta = _shipped(lexicon.name)
+    if meta.get("wordle_lab.fingerprint") != lexicon.fingerprint:
+        return {}
+    return table
+
+
+def shipped_about(lexicon: Lexicon) -> dict[str, str]:
+    """How and when the shipped table of ``lexicon`` was computed (its Avro metadata)."""
+    meta = _shipped(lexicon.name)[1]
+    return meta if meta.get("wordle_lab.fingerprint") == lexicon.fingerprint else {}
