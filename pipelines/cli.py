@@ -84,6 +84,10 @@ def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
                            help="node budget of the exact hard-mode search per opener, for a quick "
                                 "partial answer (default 0: the complete search, every verdict "
                                 "decided)")
+            p.add_argument("--exact-implied-by", dest="exact_implied_by", metavar="LEXICON",
+                           help="take 'feasible' without a search for every opener the shipped "
+                                "table of LEXICON proves feasible (LEXICON: the same guesses and a "
+                                "superset of the answers, e.g. wordle for nyt); the rest are searched")
             p.add_argument("--ship", metavar="DIR",
                            help="run nothing: collect the exact verdicts of the finished run under "
                                 "--output into DIR/<lexicon>.avro + .csv (the package's shipped "
@@ -99,6 +103,8 @@ def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
         cfg = dataclasses.replace(cfg, exact_node_budget=ns.exact_budget)
     elif prog.endswith("hard") and cfg.exact_node_budget is None:
         cfg = dataclasses.replace(cfg, exact_node_budget=0)  # the hard pipeline decides every opener
+    if getattr(ns, "exact_implied_by", None):
+        cfg = dataclasses.replace(cfg, exact_implied_by=ns.exact_implied_by)
     res = jobs.run_play(cfg, tables_of(cfg, ns), beam_args, ns)
     print(jobs.describe(res))
     return 0

@@ -73,6 +73,7 @@ class JobConfig:
     worst_games: int = 5
     shards: int = 1
     exact_node_budget: int | None = None
+    exact_implied_by: str | None = None  # lexicon whose shipped feasible verdicts carry over
     top_report: int = 10
     source: str = "<flags>"
 
@@ -262,15 +263,20 @@ def build_config(path: str | Path | None = None, **flags: Any) -> JobConfig:
             changes["top_report"] = _int(value, where, 1, 10_000)
         elif key == "exact_hard":
             # true / {}: the complete search (0 = no node budget); {node_budget: N}: a quick
-            # partial answer (unknown where N OR nodes do not decide); false: not asked for
+            # partial answer (unknown where N OR nodes do not decide); false: not asked for;
+            # {implied_by: LEXICON}: openers the shipped table of LEXICON (same guesses, a
+            # superset of the answers) proves feasible are feasible here without a search
             if value in (None, False):
                 changes["exact_node_budget"] = None
             elif value is True:
                 changes["exact_node_budget"] = 0
-            elif isinstance(value, dict) and set(value) <= {"node_budget"}:
+            elif isinstance(value, dict) and set(value) <= {"node_budget", "implied_by"}:
                 changes["exact_node_budget"] = _int(value.get("node_budget", 0), where, 0)
+                if value.get("implied_by") is not None:
+                    changes["exact_implied_by"] = str(value["implied_by"])
             else:
-                raise ConfigError(f"{where}: expected true, false or {{node_budget: N}}")
+                raise ConfigError(f"{where}: expected true, false or "
+                                  "{node_budget: N, implied_by: LEXICON}")
         else:
             raise ConfigError(f"{where}: unknown setting")
     if path is not None and "openers" not in merged and "score_openers" not in merged:

@@ -131,7 +131,7 @@ def play_stage(cfg: JobConfig, lex: Lexicon, rows: list[int], tables: list[str],
     store = ShardStore(gen.shards_dir, "play")
     done = store.done() if gen.resumed else set()
     weight = sum(TREE_WEIGHT.get(s, OTHER_TREE_WEIGHT) for s in cfg.strategies)
-    if "hard_verdicts" in tables and cfg.exact_node_budget:
+    if "hard_verdicts" in tables and cfg.exact_node_budget is not None:
         weight += 0.4
     reused = sum(len(work[i]) for i in done if i < len(work))
     games = len(cfg.strategies) * len(lex.answers)
@@ -199,7 +199,8 @@ def play_transform(spec: transforms.LexiconSpec, rows: list[int], cfg: JobConfig
     """
     s, m = list(cfg.strategies), list(cfg.modes)
     kw: dict[str, Any] = {"worst_games": cfg.worst_games, "exact_node_budget": cfg.exact_node_budget,
-                          "matrix_path": matrix_path}
+                          "matrix_path": matrix_path,
+                          "exact_implied": implied_feasible(cfg) if "hard_verdicts" in tables else None}
     if "opener_summaries" in tables and set(tables) <= {"opener_summaries", "games"}:
         return "OpenerSummaries", transforms.OpenerSummaries(spec, rows, s, m, games="games" in tables, **kw)
     if list(tables) == ["hard_verdicts"]:
@@ -207,6 +208,29 @@ def play_transform(spec: transforms.LexiconSpec, rows: list[int], cfg: JobConfig
     if list(tables) == ["trees"]:
         return "DecisionTrees", transforms.DecisionTrees(spec, rows, s, m, **kw)
     return "PlayOpeners", transforms.PlayOpeners(spec, rows, s, m, tables, **kw)
+
+
+def implied_feasible(cfg: JobConfig) -> tuple[str, tuple[str, ...]] | None:
+    """(source lexicon, openers) that ``exact_implied_by`` proves feasible, or None.
+
+    Sound because the source has the same guesses and a superset of the answers: its
+    winning hard-mode strategy from an opener, restricted to our answers, wins every one
+    of our games (same feedback, same legal guesses). Checked here, in the driver.
+    """
+    if not cfg.exact_implied_by:
+        return None
+    from wordle_core.tables.verdicts import shipped_verdicts
+
+    lex, sup = lexicon_of(cfg), load_lexicon(cfg.exact_implied_by)
+    if sup.guesses != lex.guesses or not set(lex.answers) <= set(sup.answers) \
+            or sup.max_guesses != lex.max_guesses or sup.name == lex.name:
+        raise ConfigError(f"exact_implied_by: {sup.name} must be another lexicon with the same "
+                          f"guesses, guess limit and a superset of {lex.name}'s answers")
+    table = shipped_verdicts(sup)
+    if not table:
+        raise ConfigError(f"exact_implied_by: no shipped hard-mode verdicts for {sup.name} "
+                          "(wordle-lab pipeline hard --ship)")
+    return sup.name, tuple(sorted(w for w, v in table.items() if v == "feasible"))
 
 
 def describe(res: RunResult) -> str:

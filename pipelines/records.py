@@ -8,6 +8,7 @@ Record layouts are the schemas in :mod:`pipelines.schemas`.
 from __future__ import annotations
 
 import time
+from collections.abc import Collection
 from typing import Any
 
 import numpy as np
@@ -95,15 +96,24 @@ def tree_record(tree: Tree) -> Record:
 
 
 def exact_hard_verdict(lex: Lexicon, opener_row: int, matrix: np.ndarray,
-                       node_budget: int | None) -> Record:
+                       node_budget: int | None,
+                       implied: tuple[str, Collection[str]] | None = None) -> Record:
     """Exact hard-mode feasibility of one opener (:func:`wordle_core.search.hard.hard_verdict`).
 
     ``node_budget`` 0: the complete search (always decides); N > 0: at most N OR nodes
     (``unknown`` when they do not decide); None: not asked for, the verdict is
-    ``unknown`` with a note saying why, never a guess.
+    ``unknown`` with a note saying why, never a guess. ``implied``: (lexicon, openers)
+    proved feasible on a lexicon with the same guesses and a superset of the answers
+    (checked by :func:`pipelines.jobs.implied_feasible`): those are feasible here too,
+    without a search.
     """
     if node_budget is None:
         return {"exact_verdict": "unknown", "exact_note": "exact search not requested",
+                "exact_seconds": 0.0, "exact_nodes": 0}
+    if implied is not None and lex.guesses[opener_row] in implied[1]:
+        return {"exact_verdict": "feasible",
+                "exact_note": f"implied: feasible on {implied[0]} (same guesses, a superset of the "
+                              "answers; its winning strategy, restricted, wins here)",
                 "exact_seconds": 0.0, "exact_nodes": 0}
     t0 = time.perf_counter()
     res = hard_verdict(lex, opener_row, matrix, node_budget or None)

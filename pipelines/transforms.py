@@ -174,9 +174,11 @@ class PlayOpenerFn(beam.DoFn):
 
     def __init__(self, spec: LexiconSpec, strategies: list[str], modes: list[str], tables: list[str],
                  worst_games: int = 5, exact_node_budget: int | None = None,
-                 matrix_path: str | None = None, progress_dir: str | None = None) -> None:
+                 matrix_path: str | None = None, progress_dir: str | None = None,
+                 exact_implied: tuple[str, tuple[str, ...]] | None = None) -> None:
         self.spec, self.strategies, self.modes, self.tables = spec, list(strategies), list(modes), set(tables)
         self.worst_games, self.exact_node_budget = worst_games, exact_node_budget
+        self.exact_implied = exact_implied  # (lexicon, openers it proves feasible): see records
         self.matrix_path, self.progress_dir = matrix_path, progress_dir
         self.openers = Metrics.counter(NAMESPACE, "openers_done")  # (opener, mode) items
         self.trees = Metrics.counter(NAMESPACE, "trees_built")
@@ -195,6 +197,8 @@ class PlayOpenerFn(beam.DoFn):
             _PROCESS[key] = {(s, h): get_strategy(s) for s in self.strategies for h in (False, True)}
         self.strats = _PROCESS[key]
         self.progress = _Progress(self.progress_dir)
+        self.implied = None if self.exact_implied is None else \
+            (self.exact_implied[0], frozenset(self.exact_implied[1]))
 
     def process(self, element: tuple[int, bool]):
         from wordle_core.game.state import GameState
@@ -224,7 +228,8 @@ class PlayOpenerFn(beam.DoFn):
                 yield ("trees", records.tree_record(tree))
             if hard and "hard_verdicts" in self.tables:
                 if exact is None:
-                    exact = records.exact_hard_verdict(self.lex, row, self.matrix, self.exact_node_budget)
+                    exact = records.exact_hard_verdict(self.lex, row, self.matrix, self.exact_node_budget,
+                                                       self.implied)
                 yield ("hard_verdicts", records.verdict_record(tree, exact))
         self.openers.inc()
         self.progress.add(1)
@@ -244,11 +249,12 @@ class PlayOpeners(beam.PTransform):
 
     def __init__(self, spec: LexiconSpec, rows: list[int], strategies: list[str], modes: list[str],
                  tables: list[str], worst_games: int = 5, exact_node_budget: int | None = None,
-                 matrix_path: str | None = None, progress_dir: str | None = None) -> None:
+                 matrix_path: str | None = None, progress_dir: str | None = None,
+                 exact_implied: tuple[str, tuple[str, ...]] | None = None) -> None:
         super().__init__()
         self.elements = play_elements(rows, modes, tables)
         self.fn = PlayOpenerFn(spec, strategies, modes, tables, worst_games, exact_node_budget,
-                               matrix_path, progress_dir)
+                               matrix_path, progress_dir, exact_implied)
 
     def expand(self, pbegin):
         return (

@@ -115,3 +115,32 @@ def test_first_hard_suggestion_says_whether_a_win_is_guaranteed(capsys):
     for o in res.options:
         want = "no-win" if table[o.word] == "infeasible" else ("wins", "proven")
         assert o.optimal in want, (o.word, o.optimal)
+
+
+def test_implied_feasible_skips_the_search(tmp_path, monkeypatch, capsys):
+    """nyt from wordle's table: a shipped-feasible opener is taken, the rest are searched."""
+    import wordle_core.tables.verdicts as verdicts
+    from wordle_core.tables.avro import read_records
+
+    real = verdicts.shipped_verdicts
+    monkeypatch.setattr(verdicts, "shipped_verdicts",
+                        lambda lex: {"salet": "feasible", "trace": "infeasible"} if lex.name == "wordle"
+                        else real(lex))
+    out = tmp_path / "run"
+    assert main(["pipeline", "hard", "--lexicon", "nyt", "--openers", "salet,trace", "--strategies",
+                 "minimax", "--exact-implied-by", "wordle", "--output", str(out), *LOCAL]) == 0
+    recs = {r["opener"]: r for r in read_records(out, "hard_verdicts")}
+    assert recs["salet"]["exact_verdict"] == "feasible" and recs["salet"]["exact_nodes"] == 0
+    assert recs["salet"]["exact_note"].startswith("implied: feasible on wordle")
+    assert recs["trace"]["exact_verdict"] == "infeasible" and recs["trace"]["exact_nodes"] > 0
+    assert "complete search" in recs["trace"]["exact_note"]
+
+
+@pytest.mark.parametrize(("source", "needle"), [
+    ("nyt", "must be another lexicon"), ("nyt2023", "superset"), ("primel", "same guesses")])
+def test_implied_by_refuses_an_unsound_source(tmp_path, capsys, source, needle):
+    assert main(["pipeline", "hard", "--lexicon", "nyt", "--openers", "salet", "--strategies",
+                 "minimax", "--exact-implied-by", source, "--output", str(tmp_path / "r"), *LOCAL]) == 2
+    err = capsys.readouterr().err
+    assert needle in err and len(err.strip().splitlines()) == 1
+    assert not (tmp_path / "r" / "hard_verdicts").exists()
