@@ -124,3 +124,19 @@ def test_compiled_hard_filter_agrees_with_python_rule(small_lex, data) -> None:
             assert set(python) <= set(before.legal_rows(lex).tolist())
         assert answer in state.candidates.tolist()
         assert lex.answer_rows[answer] in python  # the answer is always a legal guess
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data())
+def test_legal_rows_filtered_from_the_parents_equal_a_fresh_filter(small_lex, data) -> None:
+    """A child state filters its parent's legal rows (obligations only tighten): the rows
+    are those of the rule applied to every guess, and of the Python rule."""
+    answer = data.draw(st.integers(0, len(small_lex.answers) - 1))
+    state = GameState.new(small_lex, hard=True)
+    for _ in range(data.draw(st.integers(1, 5))):
+        rows = state.legal_rows  # computed: the child gets it as legal_within
+        state = state.play(int(rows[data.draw(st.integers(0, len(rows) - 1))]), answer)
+        assert state.legal_within is not None
+        fresh = state.constraints.legal_rows(small_lex)
+        assert state.legal_rows.tolist() == fresh.tolist()
+        assert fresh.tolist() == np.flatnonzero(state.constraints.legal_mask(small_lex)).tolist()

@@ -28,6 +28,9 @@ class GameState:
     history: tuple[tuple[int, int], ...] = ()
     hard: bool = False
     constraints: HardConstraints = field(default_factory=HardConstraints)
+    # hard mode: rows known to hold every legal guess (the parent's legal rows: obligations
+    # only tighten), so legal_rows filters these instead of every guess; None: every guess
+    legal_within: np.ndarray | None = field(default=None, repr=False)
 
     @classmethod
     def new(
@@ -83,7 +86,7 @@ class GameState:
         """Guess rows a strategy may play now (every guess in normal mode)."""
         if not self.hard or self.constraints.empty:
             return np.arange(len(self.lexicon.guesses), dtype=np.int32)
-        return self.constraints.legal_rows(self.lexicon)
+        return self.constraints.legal_rows(self.lexicon, self.legal_within)
 
     @cached_property
     def candidate_rows(self) -> np.ndarray:
@@ -111,11 +114,13 @@ class GameState:
                 f"no {self.lexicon.name} answer fits {word}:{fb} after the earlier feedback"
             )
         cons = self.constraints
+        within = None
         if self.hard:
             cons = cons.add(self.lexicon.guess_codes[guess_row], pattern)
+            within = self.__dict__.get("legal_rows")  # the parent's, when it was computed
         return GameState(
             self.lexicon, self.matrix, cands,
-            (*self.history, (int(guess_row), int(pattern))), self.hard, cons,
+            (*self.history, (int(guess_row), int(pattern))), self.hard, cons, within,
         )
 
     def play(self, guess_row: int, answer_id: int) -> GameState:

@@ -69,11 +69,40 @@ def is_legal(codes, counts, h, greens, need):
 
 @njit(cache=True, nogil=True)
 def legal_subset(rows, codes, counts, greens, need):
-    """The rows of ``rows`` allowed under ``(greens, need)`` (order kept)."""
+    """The rows of ``rows`` allowed under ``(greens, need)`` (order kept).
+
+    The same test as :func:`is_legal`, with the obligations listed once (the green
+    positions and the symbols needed), so each row costs a few comparisons rather than
+    one per position plus one per symbol of the alphabet.
+    """
+    L = codes.shape[1]
+    gpos = np.empty(L, np.int64)
+    ng = 0
+    for pos in range(L):
+        if greens[pos] >= 0:
+            gpos[ng] = pos
+            ng += 1
+    nsym = np.empty(need.shape[0], np.int64)
+    nn = 0
+    for sym in range(need.shape[0]):
+        if need[sym] > 0:
+            nsym[nn] = sym
+            nn += 1
     out = np.empty(rows.shape[0], rows.dtype)
     k = 0
     for j in range(rows.shape[0]):
-        if is_legal(codes, counts, rows[j], greens, need):
+        h = rows[j]
+        ok = True
+        for i in range(ng):
+            if codes[h, gpos[i]] != greens[gpos[i]]:
+                ok = False
+                break
+        if ok:
+            for i in range(nn):
+                if counts[h, nsym[i]] < need[nsym[i]]:
+                    ok = False
+                    break
+        if ok:
             out[k] = rows[j]
             k += 1
     return out[:k].copy()
