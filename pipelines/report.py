@@ -379,11 +379,21 @@ def optimal_values(input_dir: str | Path) -> dict[tuple[str, str, str], int]:
 
 
 def exact_values(ranks: pd.DataFrame, input_dir: str | Path) -> dict[tuple[str, str, str], int]:
-    """Proven optima for the report: the package's shipped tables, then the run's own."""
+    """Proven optima for the report: the package's shipped tables, then the run's own.
+
+    In hard mode an opener the shipped verdicts prove infeasible is -1 (no strategy wins
+    every game) even where its exact total is not computed yet.
+    """
+    from wordle_core.game.lexicon import BUILTINS, load_lexicon
     from wordle_core.tables.exact import shipped_values
+    from wordle_core.tables.verdicts import shipped_verdicts
 
     out: dict[tuple[str, str, str], int] = {}
     for lex, mode in sorted(set(zip(ranks["lexicon"], ranks["mode"], strict=True))):
+        if mode == "hard" and lex in BUILTINS:
+            for opener, verdict in shipped_verdicts(load_lexicon(lex)).items():
+                if verdict == "infeasible":
+                    out[(lex, mode, opener)] = -1
         for opener, total in shipped_values(lex, mode).items():
             out[(lex, mode, opener)] = -1 if total is None else int(total)
     out.update(optimal_values(input_dir))

@@ -144,3 +144,17 @@ def test_implied_by_refuses_an_unsound_source(tmp_path, capsys, source, needle):
     err = capsys.readouterr().err
     assert needle in err and len(err.strip().splitlines()) == 1
     assert not (tmp_path / "r" / "hard_verdicts").exists()
+
+
+def test_report_marks_shipped_infeasible_openers(tmp_path):
+    """The hard-mode ranking's proven column: a shipped 'infeasible' is 'no guaranteed win'."""
+    import pandas as pd
+
+    from pipelines.report import exact_values
+
+    if not shipped_verdicts(load_lexicon("nyt")):
+        pytest.skip("no shipped hard-mode verdicts for nyt yet")
+    ranks = pd.DataFrame({"lexicon": ["nyt", "nyt"], "mode": ["hard", "normal"]})
+    got = exact_values(ranks, tmp_path)
+    assert got[("nyt", "hard", "slate")] == -1 and got[("nyt", "hard", "soare")] == -1
+    assert ("nyt", "hard", "salet") not in got and ("nyt", "normal", "slate") not in got
