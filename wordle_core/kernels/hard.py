@@ -202,6 +202,17 @@ def _cache_put(tk, tv, h1, h2, v):
 
 
 @njit(cache=True, nogil=True)
+def _salt(greens, need):
+    """A hash of the obligations ``(greens, need)``, to key a bucket under them."""
+    salt = 1
+    for pos in range(greens.shape[0]):
+        salt = salt * 31 + greens[pos] + 2
+    for a in range(need.shape[0]):
+        salt = salt * 7 + need[a]
+    return salt
+
+
+@njit(cache=True, nogil=True)
 def _splittable(mat, B, legal, codes, counts, cgreens, cneed, seen, stamp, tk, tv):
     """Can one guess legal after this bucket's feedback split ``B`` into singletons?
 
@@ -220,12 +231,7 @@ def _splittable(mat, B, legal, codes, counts, cgreens, cneed, seen, stamp, tk, t
         return False
     if is_legal(codes, counts, legal[first], cgreens, cneed):
         return True
-    salt = 1
-    for pos in range(cgreens.shape[0]):
-        salt = salt * 31 + cgreens[pos] + 2
-    for a in range(cneed.shape[0]):
-        salt = salt * 7 + cneed[a]
-    k1, k2 = _hash_rows(B, salt)
+    k1, k2 = _hash_rows(B, _salt(cgreens, cneed))
     got = _cache_get(tk, tv, k1, k2)
     if got == -2:
         got = _perfect_splitter(mat, B, legal, codes, counts, cgreens, cneed, seen, stamp, first + 1, True)
@@ -435,6 +441,10 @@ def solve_four(mat, mt, S, legal, codes, counts, greens, need, digits, green_cod
     dstamp = 0
     cap3 = cap[:, 3]
     sub_cand = np.zeros(is_cand_row.shape[0], np.uint8)
+    # 3-left results by (bucket, obligations): with this call's ``legal`` fixed they decide
+    # the result, and the same bucket under the same obligations recurs across guesses
+    rk = np.zeros((1 << 14, 3), np.int64)
+    rv = np.zeros(1 << 14, np.int64)
     for oi in range(G):
         if key[order[oi]] >= (1 << 40) * G:
             break
@@ -467,17 +477,22 @@ def solve_four(mat, mt, S, legal, codes, counts, greens, need, digits, green_cod
             p = check[bi]
             obligations_after(codes, g, p, greens, need, cgreens, cneed)
             nb = gather_bucket(mat, S, g, p, B)
-            sub_legal = legal_subset(legal, codes, counts, cgreens, cneed)
-            for t in range(nb):
-                sub_cand[arow[B[t]]] = 1
-            if _three(mat, mt, B[:nb].copy(), sub_legal, legal, codes, counts, cgreens.copy(), cneed.copy(),
-                      digits, green_code, sub_cand, cap, seen, stamp, tk, tv, tables) < 0:
+            r1, r2 = _hash_rows(B[:nb], _salt(cgreens, cneed))
+            res3 = _cache_get(rk, rv, r1, r2)
+            if res3 == -2:
+                sub_legal = legal_subset(legal, codes, counts, cgreens, cneed)
+                for t in range(nb):
+                    sub_cand[arow[B[t]]] = 1
+                res3 = _three(mat, mt, B[:nb].copy(), sub_legal, legal, codes, counts, cgreens.copy(),
+                              cneed.copy(), digits, green_code, sub_cand, cap, seen, stamp, tk, tv, tables)
+                for t in range(nb):
+                    sub_cand[arow[B[t]]] = 0
+                _cache_put(rk, rv, r1, r2, res3)
+            if res3 < 0:
                 win = False
                 for t in range(n):
                     if mat[g, S[t]] == p:
                         core[t] = 1
-            for t in range(nb):
-                sub_cand[arow[B[t]]] = 0
         for s in range(n):
             cnt[mat[g, S[s]]] = 0
         if win:
