@@ -167,3 +167,26 @@ def test_report_marks_shipped_infeasible_openers(tmp_path):
     got = exact_values(ranks, tmp_path)
     assert got[("nyt", "hard", "slate")] == -1 and got[("nyt", "hard", "soare")] == -1
     assert ("nyt", "hard", "salet") not in got and ("nyt", "normal", "slate") not in got
+
+
+@pytest.mark.parametrize(("text", "budget", "implied"), [
+    ("exact_hard: true", 0, None),
+    ("exact_hard: {implied_by: wordle}", 0, "wordle"),
+    ("exact_hard: {node_budget: 500, implied_by: wordle}", 500, "wordle"),
+])
+def test_config_exact_hard_forms(tmp_path, text, budget, implied):
+    from pipelines.config import build_config
+
+    p = tmp_path / "c.yaml"
+    p.write_text(f"lexicon: nyt\nopeners: [salet]\n{text}\n")
+    cfg = build_config(p)
+    assert (cfg.exact_node_budget, cfg.exact_implied_by) == (budget, implied)
+
+
+def test_config_exact_hard_refuses_unknown_keys(tmp_path):
+    from pipelines.config import ConfigError, build_config
+
+    p = tmp_path / "c.yaml"
+    p.write_text("lexicon: nyt\nopeners: [salet]\nexact_hard: {implied: wordle}\n")
+    with pytest.raises(ConfigError, match="implied_by"):
+        build_config(p)
