@@ -105,7 +105,7 @@ def test_cli_and_api_answer_from_the_table(capsys):
         ("soare", "infeasible", "shipped table"), ("crate", "feasible", "shipped table")]
     assert main(["hard-verdict", "--lexicon", "nyt", "--opener", "slate", "--search", "--json"]) == 0
     fresh = json.loads(capsys.readouterr().out)
-    assert (fresh["verdict"], fresh["source"]) == ("infeasible", "search") and fresh["nodes"] > 0
+    assert (fresh["verdict"], fresh["source"]) == ("infeasible", "search")
     v = wl.hard_verdict("trace", lexicon="nyt")
     assert (v.feasible, v.source) == (False, "shipped table")
     assert wl.hard_verdict("trace", lexicon="nyt", search=True).source == "search"
