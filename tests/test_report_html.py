@@ -88,11 +88,16 @@ def test_page_is_self_contained_and_holds_every_row(report):
     exact = {(groups[g][2], data["words"][o]): x for g, o, x in
              zip(data["rows"]["g"], data["rows"]["o"], data["rows"]["exact"], strict=True) if x is not None}
     want = {("normal", "salet"): 1700, ("hard", "salet"): -1, ("normal", "trace"): 1710}
-    # ... and the package's shipped exact tables (wordle_core/data/exact) for the other rows
+    # ... and the package's shipped tables for the other rows: hard-mode verdicts
+    # (wordle_core/data/hard: infeasible = -1), then the exact totals (wordle_core/data/exact)
+    from wordle_core.game.lexicon import load_lexicon
     from wordle_core.tables.exact import shipped_values
+    from wordle_core.tables.verdicts import shipped_verdicts
 
-    shipped = {(m, w): (-1 if v is None else v) for m in ("normal", "hard")
-               for w, v in shipped_values("wordle", m).items()}
+    shipped = {("hard", w): -1 for w, v in shipped_verdicts(load_lexicon("wordle")).items()
+               if v == "infeasible"}
+    shipped.update({(m, w): (-1 if v is None else v) for m in ("normal", "hard")
+                    for w, v in shipped_values("wordle", m).items()})
     assert exact == {**{k: v for k, v in shipped.items() if k in exact}, **want}
     # the histograms are the rankings.csv columns, failures last
     hist_cols = [f"solved_in_{i}" for i in range(1, 7)] + ["unsolved"]
