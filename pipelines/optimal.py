@@ -64,6 +64,7 @@ from wordle_core.errors import WordleError
 
 from . import sink
 from .config import ConfigError
+from .generation import write_bytes
 from .transforms import LexiconSpec, worker_lexicon, worker_matrix
 
 TABLE = "optimal"
@@ -188,7 +189,7 @@ class ProvePartFn(beam.DoFn):
 
     def process(self, part: Part) -> Iterable[tuple[str, dict[str, Any]]]:
         recs = [self.prove(part.mode, w) for w in part.openers]
-        sink.write_file(part_path(self.output, part), sink.avro_bytes(TABLE, recs))
+        write_bytes(part_path(self.output, part), sink.avro_bytes(TABLE, recs))
         self.proved.inc(len(recs))
         self.parts.inc()
         if self.progress_dir:  # the runner's progress protocol: count files it sums
@@ -275,7 +276,7 @@ def ship(output: str, parts: list[Part], dest: str) -> int:
     import datetime
     from pathlib import Path
 
-    from wordle_core.files import atomic_write_bytes, atomic_write_text
+    from wordle_core.tables.avro import write_avro_and_csv
 
     by_key: dict[tuple[str, str], list[dict[str, Any]]] = {}
     finished = 0
@@ -292,19 +293,13 @@ def ship(output: str, parts: list[Part], dest: str) -> int:
         recs.sort(key=lambda r: r["opener"])
         rows = [{"opener": r["opener"], "total": r["total"],
                  "cpu_seconds": round(float(r["cpu_seconds"]), 3)} for r in recs]
-        text = io.StringIO()
-        w = csv.DictWriter(text, fieldnames=["opener", "total", "cpu_seconds"], lineterminator="\n")
-        w.writeheader()
-        w.writerows(rows)
         stem = Path(dest) / f"{lexicon}-{mode}"
-        atomic_write_text(f"{stem}.csv", text.getvalue())
-        buf = io.BytesIO()
         meta = {"wordle_lab.computed_by": "pipelines.optimal (wordle_core.search.exact)",
                 "wordle_lab.collected_at": stamp, "wordle_lab.lexicon": lexicon,
                 "wordle_lab.mode": mode, "wordle_lab.guess_pool": str(recs[0]["guess_pool"]),
                 "wordle_lab.guess_limit": str(recs[0]["guess_limit"])}
-        fastavro.writer(buf, SHIP_SCHEMA, rows, codec="deflate", metadata=meta)
-        atomic_write_bytes(f"{stem}.avro", buf.getvalue())
+        write_avro_and_csv(f"{stem}.avro", f"{stem}.csv", SHIP_SCHEMA,
+                           ["opener", "total", "cpu_seconds"], rows, meta)
         print(f"optimal: {len(rows)} {lexicon} {mode} values -> {stem}.csv, {stem}.avro")
     print(f"optimal: {finished} of {len(parts)} parts finished under {output}")
     return 0

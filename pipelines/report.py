@@ -385,17 +385,12 @@ def exact_values(ranks: pd.DataFrame, input_dir: str | Path) -> dict[tuple[str, 
     every game) even where its exact total is not computed yet.
     """
     from wordle_core.game.lexicon import BUILTINS, load_lexicon
-    from wordle_core.tables.exact import shipped_values
-    from wordle_core.tables.verdicts import shipped_verdicts
+    from wordle_core.tables.exact import proven_worth
 
     out: dict[tuple[str, str, str], int] = {}
     for lex, mode in sorted(set(zip(ranks["lexicon"], ranks["mode"], strict=True))):
-        if mode == "hard" and lex in BUILTINS:
-            for opener, verdict in shipped_verdicts(load_lexicon(lex)).items():
-                if verdict == "infeasible":
-                    out[(lex, mode, opener)] = -1
-        for opener, total in shipped_values(lex, mode).items():
-            out[(lex, mode, opener)] = -1 if total is None else int(total)
+        if lex in BUILTINS:  # the package ships tables for built-in word lists only
+            out.update({(lex, mode, w): int(v) for w, v in proven_worth(load_lexicon(lex), mode).items()})
     out.update(optimal_values(input_dir))
     return out
 

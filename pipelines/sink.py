@@ -30,6 +30,7 @@ import apache_beam as beam
 import fastavro
 from apache_beam.io.filesystems import FileSystems
 
+from .generation import write_bytes
 from .schemas import SCHEMAS, sort_key
 
 CODEC = "deflate"
@@ -64,16 +65,6 @@ def avro_bytes(table: str, records: list[dict[str, Any]]) -> bytes:
     return buf.getvalue()
 
 
-def write_file(path: str, data: bytes) -> None:
-    """Write through FileSystems to ``path``: temporary name first, then rename."""
-    tmp = f"{path}.tmp"
-    with FileSystems.create(tmp) as fh:
-        fh.write(data)
-    if FileSystems.exists(path):
-        FileSystems.delete([path])
-    FileSystems.rename([tmp], [path])
-
-
 def sidecar(data: bytes, records: int) -> bytes:
     """What the manifest will say about a shard file (computed where the bytes are)."""
     return json.dumps({"records": records, "bytes": len(data),
@@ -90,8 +81,8 @@ class _WriteShard(beam.DoFn):
         path = FileSystems.join(staging_dir(self.stage_root, table),
                                 shard_name(table, shard, self.num_shards))
         data = avro_bytes(table, recs)
-        write_file(path, data)
-        write_file(path + ".json", sidecar(data, len(recs)))
+        write_bytes(path, data)
+        write_bytes(path + ".json", sidecar(data, len(recs)))
         yield path
 
 

@@ -184,23 +184,20 @@ def _with_exact_values(options: list[Option], lexicon: Lexicon, hard: bool) -> l
     """
     from dataclasses import replace
 
-    from wordle_core.tables.exact import shipped_values
+    from wordle_core.tables.exact import proven_worth
     from wordle_core.tables.verdicts import shipped_verdicts
 
-    table = shipped_values(lexicon.name, "hard" if hard else "normal")
+    worth = proven_worth(lexicon, "hard" if hard else "normal")
     verdicts = shipped_verdicts(lexicon) if hard else {}
-    if not table and not verdicts:
+    if not worth and not verdicts:
         return options
     out = []
     for o in options:
-        if o.word in table:
-            total = table[o.word]
-            out.append(replace(o, optimal="no-win") if total is None
-                       else replace(o, optimal="proven", optimal_total=total))
-        elif o.word in verdicts:
-            out.append(replace(o, optimal="no-win" if verdicts[o.word] == "infeasible" else "wins"))
+        if o.word in worth:
+            out.append(replace(o, optimal="no-win") if worth[o.word] < 0
+                       else replace(o, optimal="proven", optimal_total=worth[o.word]))
         else:
-            out.append(replace(o, optimal="unknown"))
+            out.append(replace(o, optimal="wins" if verdicts.get(o.word) == "feasible" else "unknown"))
     return out
 
 

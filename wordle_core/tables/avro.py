@@ -317,3 +317,25 @@ def write_table(table_dir_: str | Path, table: str, files: dict[str, tuple[bytes
                       config_hash=config_hash, lexicon_fingerprint=lexicon_fingerprint)
     put(d / MANIFEST, man.to_json().encode())
     return man
+
+
+def write_avro_and_csv(avro_path: str | Path, csv_path: str | Path, schema: dict[str, Any],
+                       fields: list[str], rows: list[dict[str, Any]],
+                       metadata: dict[str, str] | None = None) -> None:
+    """One small table as Avro (deflate, ``metadata`` in its header) and as CSV (``fields``
+    in that order), each written to a temporary name and renamed: the form of the
+    tables the package ships and of ``optimal --rank``."""
+    import csv
+
+    import fastavro
+
+    from wordle_core.files import atomic_write_bytes, atomic_write_text
+
+    buf = io.BytesIO()
+    fastavro.writer(buf, schema, rows, codec="deflate", metadata=metadata or {})
+    atomic_write_bytes(Path(avro_path), buf.getvalue())
+    text = io.StringIO()
+    w = csv.DictWriter(text, fieldnames=fields, lineterminator="\n")
+    w.writeheader()
+    w.writerows(rows)
+    atomic_write_text(Path(csv_path), text.getvalue())

@@ -19,8 +19,9 @@ from typing import Any
 
 import fastavro
 
-from wordle_core.files import atomic_write_bytes, atomic_write_text
+from wordle_core.game.lexicon import Lexicon
 from wordle_core.search.exact import INF, OpenerRanking
+from wordle_core.tables.avro import write_avro_and_csv
 
 RANK_SCHEMA = fastavro.parse_schema({
     "type": "record", "name": "OptimalRank", "namespace": "org.wordlelab.v1",
@@ -64,14 +65,7 @@ def rank_records(res: OpenerRanking, lexicon: str, mode: str, pool: str) -> list
 
 def write_rank(records: list[dict[str, Any]], avro_path: str, csv_path: str) -> None:
     """The ranking as Avro and CSV (each written to a temporary name, then renamed)."""
-    buf = io.BytesIO()
-    fastavro.writer(buf, RANK_SCHEMA, records, codec="deflate")
-    atomic_write_bytes(avro_path, buf.getvalue())
-    text = io.StringIO()
-    w = csv.DictWriter(text, fieldnames=RANK_FIELDS, lineterminator="\n")
-    w.writeheader()
-    w.writerows(records)
-    atomic_write_text(csv_path, text.getvalue())
+    write_avro_and_csv(avro_path, csv_path, RANK_SCHEMA, RANK_FIELDS, records)
 
 
 @cache
@@ -89,4 +83,17 @@ def shipped_values(lexicon: str, mode: str) -> dict[str, int | None]:
     out: dict[str, int | None] = {}
     for row in csv.DictReader(io.StringIO(text)):
         out[row["opener"]] = int(row["total"]) if row["total"] else None
+    return out
+
+
+def proven_worth(lexicon: Lexicon, mode: str) -> dict[str, int]:
+    """What the shipped tables prove each opener is worth: opener -> its exact total, or -1
+    when no strategy wins every game (an exact table's empty total, or, in hard mode, an
+    opener the shipped verdicts prove infeasible). An exact total takes precedence.
+    """
+    from wordle_core.tables.verdicts import shipped_verdicts
+
+    out = {w: -1 for w, v in shipped_verdicts(lexicon).items() if v == "infeasible"} \
+        if mode == "hard" else {}
+    out.update({w: -1 if t is None else t for w, t in shipped_values(lexicon.name, mode).items()})
     return out

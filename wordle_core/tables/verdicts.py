@@ -15,7 +15,6 @@ game within the limit; ``infeasible``: proven that none does), ``seconds`` and
 
 from __future__ import annotations
 
-import csv
 import io
 from functools import cache
 from importlib import resources
@@ -24,8 +23,8 @@ from typing import Any
 
 import fastavro
 
-from wordle_core.files import atomic_write_bytes, atomic_write_text
 from wordle_core.game.lexicon import Lexicon
+from wordle_core.tables.avro import write_avro_and_csv
 
 VERDICT_SCHEMA = fastavro.parse_schema({
     "type": "record", "name": "ShippedHardVerdict", "namespace": "org.wordlelab.v1",
@@ -60,15 +59,9 @@ def write_verdicts(records: list[dict[str, Any]], dest: str | Path, lexicon: Lex
     meta = {**metadata, "wordle_lab.lexicon": lexicon.name,
             "wordle_lab.fingerprint": lexicon.fingerprint,
             "wordle_lab.openers": str(len(rows))}
-    buf = io.BytesIO()
-    fastavro.writer(buf, VERDICT_SCHEMA, rows, codec="deflate", metadata=meta)
-    atomic_write_bytes(f"{stem}.avro", buf.getvalue())
-    text = io.StringIO()
-    w = csv.DictWriter(text, fieldnames=FIELDS, lineterminator="\n")
-    w.writeheader()
-    w.writerows(rows)
-    atomic_write_text(f"{stem}.csv", text.getvalue())
-    return Path(f"{stem}.avro"), Path(f"{stem}.csv")
+    avro, csv_path = Path(f"{stem}.avro"), Path(f"{stem}.csv")
+    write_avro_and_csv(avro, csv_path, VERDICT_SCHEMA, FIELDS, rows, meta)
+    return avro, csv_path
 
 
 def read_verdicts(data: bytes) -> tuple[dict[str, str], dict[str, str]]:
