@@ -73,8 +73,7 @@ def test_shipped_table_is_complete_and_agrees_with_fresh_proofs(name):
 
     lex = load_lexicon(name)
     table = shipped_verdicts(lex)
-    if not table:
-        pytest.skip(f"no shipped hard-mode verdicts for {name} yet")
+    assert table, f"the package ships no hard-mode verdicts for {name}"
     assert set(table) == set(lex.guesses) and set(table.values()) <= {"feasible", "infeasible"}
     assert {w: table[w] for w in NAMED} == NAMED
     assert shipped_about(lex)["wordle_lab.openers"] == str(len(lex.guesses))
@@ -96,8 +95,7 @@ def test_custom_lexicon_of_the_same_name_gets_nothing():
 
 def test_cli_and_api_answer_from_the_table(capsys):
     lex = load_lexicon("nyt")
-    if not shipped_verdicts(lex):
-        pytest.skip("no shipped hard-mode verdicts for nyt yet")
+    assert shipped_verdicts(lex), "the package ships no hard-mode verdicts for nyt"
     assert main(["hard-verdict", "--lexicon", "nyt", "--opener", "soare", "--opener", "crate",
                  "--json"]) == 0
     got = json.loads(capsys.readouterr().out)
@@ -114,8 +112,7 @@ def test_cli_and_api_answer_from_the_table(capsys):
 def test_first_hard_suggestion_says_whether_a_win_is_guaranteed(capsys):
     lex = load_lexicon("wordle")
     table = shipped_verdicts(lex)
-    if not table:
-        pytest.skip("no shipped hard-mode verdicts for wordle yet")
+    assert table, "the package ships no hard-mode verdicts for wordle"
     from wordle_core.game.state import GameState
     from wordle_core.interactive.suggest import suggest
     from wordle_core.strategies import get_strategy
@@ -162,8 +159,7 @@ def test_report_marks_shipped_infeasible_openers(tmp_path):
 
     from pipelines.report import exact_values
 
-    if not shipped_verdicts(load_lexicon("nyt")):
-        pytest.skip("no shipped hard-mode verdicts for nyt yet")
+    assert shipped_verdicts(load_lexicon("nyt")), "the package ships no hard-mode verdicts for nyt"
     ranks = pd.DataFrame({"lexicon": ["nyt", "nyt"], "mode": ["hard", "normal"]})
     got = exact_values(ranks, tmp_path)
     assert got[("nyt", "hard", "slate")] == -1 and got[("nyt", "hard", "soare")] == -1
