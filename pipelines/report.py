@@ -35,6 +35,7 @@ import os
 import shutil
 import tempfile
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 import pandas as pd
@@ -395,6 +396,51 @@ def exact_values(ranks: pd.DataFrame, input_dir: str | Path) -> dict[tuple[str, 
     return out
 
 
+def proven_rankings(ranks: pd.DataFrame) -> list[dict[str, Any]]:
+    """The shipped proven rankings (``wordle-lab optimal --rank K``) of the run's built-in
+    lexicons and modes, one dict each: the top ``k`` with their exact totals, the k-th,
+    how every other opener was proven worse, and how long the proof took.
+    """
+    from wordle_core.game.lexicon import BUILTINS, load_lexicon
+    from wordle_core.tables.exact import shipped_rank
+
+    out = []
+    for lex, mode in sorted(set(zip(ranks["lexicon"], ranks["mode"], strict=True)),
+                            key=lambda k: (k[0], {"normal": 0, "hard": 1}.get(k[1], 2))):
+        got = shipped_rank(load_lexicon(lex), mode) if lex in BUILTINS else None
+        if got is None:
+            continue
+        proofs: dict[str, int] = {}
+        for r in got.records:
+            if r["rank"] is None:
+                proofs[r["proof"]] = proofs.get(r["proof"], 0) + 1
+        about = got.about
+        out.append({"lexicon": lex, "mode": mode, "answers": _answers(lex), "k": int(about["wordle_lab.k"]),
+                    "kth": int(about["wordle_lab.kth_total"]), "openers": len(got.records),
+                    "top": [[r["opener"], int(r["total"])] for r in got.top],
+                    "worse_exact": proofs.get("exact", 0), "worse_bound": proofs.get("bound", 0),
+                    "no_win": proofs.get("no-win", 0),
+                    "cpu_seconds": float(about["wordle_lab.cpu_seconds"]),
+                    "seconds": float(about["wordle_lab.seconds"]),
+                    "collected_at": about.get("wordle_lab.collected_at", ""),
+                    "computed_by": about.get("wordle_lab.computed_by", "")})
+    return out
+
+
+def proven_table(proven: list[dict[str, Any]]) -> pd.DataFrame:
+    """``proven_ranking.csv``: the proven top k of each (lexicon, mode), one row per opener."""
+    rows = [{"lexicon": p["lexicon"], "mode": p["mode"], "rank": i, "opener": w, "total": t,
+             "mean": round(t / p["answers"], 6)}
+            for p in proven for i, (w, t) in enumerate(p["top"], 1)]
+    return pd.DataFrame(rows, columns=["lexicon", "mode", "rank", "opener", "total", "mean"])
+
+
+def _answers(lexicon: str) -> int:
+    from wordle_core.game.lexicon import load_lexicon
+
+    return len(load_lexicon(lexicon).answers)
+
+
 def build_report(input_dir: str | Path, output_dir: str | Path, *, title: str | None = None) -> list[Path]:
     """Read every table under ``input_dir``, write the report files into ``output_dir``."""
     from pipelines.report_html import render_html, report_data
@@ -420,8 +466,12 @@ def build_report(input_dir: str | Path, output_dir: str | Path, *, title: str | 
             pngs = plots(summaries, ranks)
             files.update(pngs)
             title = title or str(src.resolve())  # the run names its output, not its staging area
-            data = report_data(ranks, summaries, verdicts, summary, exact_values(ranks, src), title)
+            proven = proven_rankings(ranks)
+            data = report_data(ranks, summaries, verdicts, summary, exact_values(ranks, src), title,
+                               proven)
             files["index.html"] = render_html(data, pngs, title)
+            if proven:
+                files["proven_ranking.csv"] = csv(proven_table(proven))
         if scores is not None and len(scores):
             files["opener_scores.csv"] = csv(score_table(scores))
         files["best_worst.csv"] = csv(best_worst(ranks, scores))

@@ -14,8 +14,9 @@ checks them against the engine's). Output is deterministic: same tables, same by
 Views (state in the URL hash, so every view can be bookmarked or opened by a test):
 ``#`` the ranking (``lexicon=``, ``strategy=``, ``mode=``, ``q=``, ``wins=1``,
 ``sort=``, ``dir=desc``, ``page=``), ``#opener=salet`` one opener, ``#view=hard``
-the hard-mode verdicts, ``#view=plots`` the PNGs. ``&test=1`` runs the small
-self-test the browser test reads (``<pre id="test-result">``).
+the hard-mode verdicts, ``#view=proven`` the proven best openers (the shipped
+``optimal --rank`` tables) next to the run's strategies, ``#view=plots`` the PNGs.
+``&test=1`` runs the small self-test the browser test reads (``<pre id="test-result">``).
 """
 
 from __future__ import annotations
@@ -75,7 +76,7 @@ def group_order(key: tuple) -> tuple:
 
 def report_data(ranks: pd.DataFrame, summaries: pd.DataFrame, verdicts: pd.DataFrame | None,
                 hard_summary: pd.DataFrame | None, optimal: dict[tuple[str, str, str], int] | None,
-                title: str) -> dict[str, Any]:
+                title: str, proven: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The JSON the page reads (see the module doc); ``ranks`` is ``rankings.csv``'s frame."""
     hist_cols = [c for c in ranks.columns if c.startswith("solved_in_")] + ["unsolved"]
     groups = sorted(ranks.groupby(GROUP).groups, key=group_order)
@@ -126,6 +127,7 @@ def report_data(ranks: pd.DataFrame, summaries: pd.DataFrame, verdicts: pd.DataF
         "subtitle": subtitle, "limit": len(hist_cols) - 1, "groups": [list(g) for g in groups],
         "games": games_per_group, "words": list(words), "rows": cols, "worst": worst_out,
         "hard": hard_list, "notes": {o: n for (_lex, o), (_v, n) in sorted(hard.items()) if n},
+        "proven": proven or [],
         "plots": [],
     }
 
@@ -150,6 +152,7 @@ def render_html(data: dict[str, Any], plots: dict[str, bytes], title: str) -> by
 <header><h1><span class="brand">{brand}</span>Wordle Lab · which opener is best?</h1>
 <div class="sub" id="sub">{html.escape(title)}</div>
 <nav><a href="#" data-view="ranking" class="on">Ranking</a><a href="#view=hard" data-view="hard">Hard mode</a>
+<a href="#view=proven" data-view="proven">Proven best</a>
 <a href="#view=plots" data-view="plots">Plots</a></nav></header>
 <main id="view"><p>Loading…</p></main>
 <pre id="test-result"></pre>

@@ -205,3 +205,22 @@ def test_rank_openers_matches_exhaustive(small_lex: Lexicon, hard: bool) -> None
             assert o.proof == "bound"
             assert res.kth_total < o.lower_bound <= values[o.opener]
     assert res.exact_searches < len(rows)  # some openers fell to a bound
+
+
+def test_rank_openers_no_win_rows_skip_the_search(small_lex: Lexicon) -> None:
+    """Rows given as proven no-win (the role of the shipped hard verdicts) are recorded
+    as 'no-win' without a search, and the top k is unchanged (4 guesses: 8 of 120 lose)."""
+    from wordle_core.search.exact import rank_openers
+
+    rows = np.arange(len(small_lex.guesses))[::5]
+    full = ExactSolver(small_lex, hard=True, max_guesses=4)
+    values = {int(r): full.opener_value(int(r)) for r in rows}
+    no_win = frozenset(r for r, v in values.items() if v >= INF)
+    assert no_win, "the fixture should have hard-mode openers without a guaranteed win"
+    plain = rank_openers(ExactSolver(small_lex, hard=True, max_guesses=4), 5, rows)
+    told = rank_openers(ExactSolver(small_lex, hard=True, max_guesses=4), 5, rows, no_win=no_win)
+    assert [(o.opener, o.total) for o in told.top] == [(o.opener, o.total) for o in plain.top]
+    by = {o.opener: o for o in told.openers}
+    for r in no_win:
+        o = by[small_lex.guesses[r]]
+        assert o.proof == "no-win" and o.cpu_seconds == 0.0

@@ -91,11 +91,15 @@ def test_page_is_self_contained_and_holds_every_row(report):
     # ... and the package's shipped tables for the other rows: hard-mode verdicts
     # (wordle_core/data/hard: infeasible = -1), then the exact totals (wordle_core/data/exact)
     from wordle_core.game.lexicon import load_lexicon
-    from wordle_core.tables.exact import shipped_values
+    from wordle_core.tables.exact import shipped_rank, shipped_values
     from wordle_core.tables.verdicts import shipped_verdicts
 
     shipped = {("hard", w): -1 for w, v in shipped_verdicts(load_lexicon("wordle")).items()
                if v == "infeasible"}
+    for m in ("normal", "hard"):  # the proven rankings' exact totals (wordle_core/data/rank)
+        got = shipped_rank(load_lexicon("wordle"), m)
+        shipped.update({(m, r["opener"]): (-1 if r["proof"] == "no-win" else r["total"])
+                        for r in (got.records if got else []) if r["proof"] != "bound"})
     shipped.update({(m, w): (-1 if v is None else v) for m in ("normal", "hard")
                     for w, v in shipped_values("wordle", m).items()})
     assert exact == {**{k: v for k, v in shipped.items() if k in exact}, **want}
@@ -205,3 +209,47 @@ def test_every_opener_of_the_game_stays_usable(tmp_path):
     assert state["count"] == f"{len(e):,} of 12,972 rows"
     print(f"12,972 openers: index.html {size / 1e6:.2f} MB, report {build_s:.1f} s, chromium {wall:.1f} s")
     assert wall < 60
+
+
+@needs_chromium
+def test_proven_view_sets_the_strategies_beside_the_proof(tmp_path):
+    """The shipped proven ranking in the report: its top k, and this run's strategies from
+    the same openers (over every answer: same games) with their extra guesses."""
+    from wordle_core.tables.exact import shipped_rank
+
+    got = shipped_rank(load_lexicon("wordle"), "normal")
+    assert got is not None
+    top = got.top
+    played = [r["opener"] for r in top[:12]] + ["fuzzy", "queue"]
+    write_tables(tmp_path, synthetic_tables(played, ["default", "entropy"], ["normal"], seed=3))
+    build_report(tmp_path, tmp_path / "report")
+    proven = pd.read_csv(tmp_path / "report" / "proven_ranking.csv")
+    assert list(proven.opener) == [r["opener"] for r in top]
+    assert list(proven["rank"]) == list(range(1, len(top) + 1))
+    assert list(proven.total) == [r["total"] for r in top]
+    page = (tmp_path / "report" / "index.html").resolve().as_uri()
+    dom, console, _ = browse(page + "#view=proven", "--virtual-time-budget=20000", "--dump-dom")
+    assert console == [] and _state(dom)["view"] == "proven" and _state(dom)["errors"] == []
+    table = re.search(r'<table class="proven" data-lexicon="wordle" data-mode="normal">'
+                      r'.*?<tbody>(.*?)</tbody>', dom, re.S)
+    assert table, "no proven table for wordle normal"
+    rows = re.findall(r'<tr data-opener="(\w+)"><td class="num">(\d+)</td>.*?</td>\s*'
+                      r'<td class="num">([\d,]+)</td><td class="num">([\d.]+)</td>(.*?)</tr>',
+                      table.group(1), re.S)
+    assert [(w, int(i), int(t.replace(",", ""))) for w, i, t, _m, _c in rows] == [
+        (r["opener"], r["rank"], r["total"]) for r in top]
+    ranks = pd.read_csv(tmp_path / "report" / "rankings.csv")
+    for w, _i, t, mean, cells in rows[:12]:
+        assert mean == f"{int(t.replace(',', '')) / 2315:.4f}"
+        want = []
+        for strategy in ("default", "entropy"):
+            r = ranks[(ranks.strategy == strategy) & (ranks.opener == w)].iloc[0]
+            extra = (f'<span class="pill loses">{r.failures} lost</span>' if r.failures
+                     else f"{'-' if r.total_guesses < int(t.replace(',', '')) else '+'}"
+                          f"{abs(r.total_guesses - int(t.replace(',', ''))):,}")
+            want.append(f'<td class="num">{r.mean_guesses:.4f} <small>{extra}</small></td>')
+        assert re.sub(r">\s+<", "><", cells).strip() == "".join(want)
+    kth = int(got.about["wordle_lab.kth_total"])
+    assert f"The {got.about['wordle_lab.k']}th total is <b>{kth:,}</b>" in dom
+    dom, console, _ = browse(page, "--virtual-time-budget=20000", "--dump-dom")  # the ranking's card
+    assert console == [] and "proven best · wordle · normal" in dom and f"{top[0]['total'] / 2315:.4f}" in dom

@@ -191,7 +191,14 @@
         <div class="v"><a class="op" href="#opener=${esc(top.opener)}">${esc(top.opener.toUpperCase())}</a> ${fmt(top.mean, 4)}
         <small>${top.fail ? `<span class="pill loses">${top.fail} lost</span>` : '<span class="pill wins">wins all</span>'}</small></div></div>`);
     });
-    return `<div class="cards">${best.slice(0, 12).join("")}</div>`;
+    for (const p of D.proven) {
+      if (state.lexicon !== "*" && p.lexicon !== state.lexicon) continue;
+      const [w, total] = p.top[0];
+      best.push(`<div class="card"><div class="k">proven best · ${esc(p.lexicon)} · ${esc(p.mode)}</div>
+        <div class="v"><a class="op" href="#opener=${esc(w)}">${esc(w.toUpperCase())}</a> ${fmt(total / p.answers, 4)}
+        <small><a href="#view=proven">exact, of ${int(p.openers)}</a></small></div></div>`);
+    }
+    return `<div class="cards">${best.slice(0, 16).join("")}</div>`;
   }
 
   // ---- one opener ---------------------------------------------------------
@@ -279,6 +286,36 @@
         <div class="words">${x.words.map((o) => `<a class="op" href="#opener=${esc(o)}">${esc(o)}</a>`).join(" ")}</div></details>`).join("")}
       ${table}`;
   }
+  // ---- the proven best openers (shipped `optimal --rank` tables) -------------
+  function renderProven() {
+    const P = D.proven.filter((p) => state.lexicon === "*" || p.lexicon === state.lexicon);
+    const section = (p) => {
+      // a strategy's figures compare only when it played every answer the proof covers
+      const rows = R.filter((r) => r.lexicon === p.lexicon && r.mode === p.mode && r.games === p.answers);
+      const strategies = [...new Set(rows.map((r) => r.strategy))];
+      const by = new Map(rows.map((r) => [r.strategy + " " + r.opener, r]));
+      const cell = (x, w, total) => {
+        const r = by.get(x + " " + w);
+        if (!r) return '<td class="num">–</td>';
+        const extra = r.tot - total;  // >= 0 for a real run: the proof covers every strategy
+        const gap = r.fail ? `<span class="pill loses">${r.fail} lost</span>` : `${extra < 0 ? "-" : "+"}${int(Math.abs(extra))}`;
+        return `<td class="num">${fmt(r.mean, 4)} <small>${gap}</small></td>`;
+      };
+      const worse = p.openers - p.top.length;
+      return `<h2>${esc(p.lexicon)} · ${esc(p.mode)} mode: the ${int(p.k)} best openers, proven</h2>
+        <p class="note">Exact minimum total guesses over every answer (every allowed guess may be played${p.mode === "hard" ? ", NYT hard-mode rule" : ""}).
+        The ${int(p.k)}th total is <b>${int(p.kth)}</b>; each of the other ${int(worse)} openers is proven worse:
+        ${int(p.worse_bound)} by a lower bound, ${int(p.worse_exact)} by its exact total${p.no_win ? `, ${int(p.no_win)} because no strategy wins every game` : ""}.
+        Proof: ${fmt(p.cpu_seconds / 60, 1)} CPU-min (${fmt(p.seconds / 60, 1)} min), ${esc(p.collected_at)}. ${strategies.length ? "Next to it, this run's strategies from the same opener: mean guesses, and how many guesses more than the optimum in total." : `(This run's strategies did not play all ${int(p.answers)} answers, so their figures are not comparable.)`}</p>
+        <table class="proven" data-lexicon="${esc(p.lexicon)}" data-mode="${esc(p.mode)}"><thead><tr><th>#</th><th class="l">opener</th><th>proven total</th><th>proven mean</th>
+        ${strategies.map((x) => `<th>${esc(x)}: mean · extra</th>`).join("")}</tr></thead><tbody>
+        ${p.top.map(([w, total], i) => `<tr data-opener="${esc(w)}"><td class="num">${i + 1}</td><td class="l"><a class="op" href="#opener=${esc(w)}">${esc(w.toUpperCase())}</a></td>
+          <td class="num">${int(total)}</td><td class="num">${fmt(total / p.answers, 4)}</td>
+          ${strategies.map((x) => cell(x, w, total)).join("")}</tr>`).join("")}</tbody></table>`;
+    };
+    $("#view").innerHTML = `<h2>Which opener is best? Proven.</h2>
+      ${P.length ? P.map(section).join("") : "<p>No proven ranking ships for the games of this run (wordle-lab optimal --rank K computes one).</p>"}`;
+  }
   function renderPlots() {
     $("#view").innerHTML = `<div class="plots">${D.plots.map(([name, what]) =>
       `<h2>${esc(what)}</h2><img alt="${esc(name)}" src="${$("#img-" + name.replace(/\W/g, "_")).textContent.trim()}">`).join("")}</div>`;
@@ -289,7 +326,7 @@
     document.querySelectorAll("nav a").forEach((a) => a.classList.toggle("on", a.dataset.view === state.view));
     const focus = keepFocus && document.activeElement && document.activeElement.id;
     const pos = focus && document.activeElement.selectionStart;
-    ({ ranking: renderRanking, opener: renderOpener, hard: renderHard, plots: renderPlots }[state.view] || renderRanking)();
+    ({ ranking: renderRanking, opener: renderOpener, hard: renderHard, proven: renderProven, plots: renderPlots }[state.view] || renderRanking)();
     if (focus && $("#" + focus)) { const el = $("#" + focus); el.focus(); if (pos !== null) el.setSelectionRange(pos, pos); }
     check();
   }

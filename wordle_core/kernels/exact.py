@@ -33,7 +33,7 @@ minimum over *all* guesses a proof.
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
+from numba import njit, prange, types
 from numba.typed import Dict
 
 from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraints)
@@ -529,33 +529,42 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, d, beta, width, ex
 
 
 @njit(cache=True)
-def opener_bounds(MT, codes, lcounts, cands, openers, legal, green, n_pat, hard, length,
-                  n_sym):
-    """Lower bound of each opener's total: ``n + sum over buckets of the bucket's bound``,
-    a bucket's bound being ``min over guesses of 3m - B - [guess in bucket]`` (>= 2m - 1),
+def bucket_bounds(MT, codes, lcounts, cands, o, legal, green, n_pat, hard, length, n_sym):
+    """Opener row ``o``'s non-green buckets (as :func:`bucket_split`) and a lower bound of
+    each bucket's value: ``max(2m - 1, min over guesses of 3m - B - [guess in bucket])``,
     over the guesses allowed after the opener (hard mode: filtered by its feedback).
     """
+    out, starts, sizes, pats = bucket_split(MT, cands, o, green, n_pat)
+    lbs = np.empty(sizes.shape[0], np.int64)
+    for k in range(sizes.shape[0]):
+        m = sizes[k]
+        lbs[k] = 2 * m - 1
+        if m <= 2:
+            continue
+        sub = out[starts[k]:starts[k] + m].copy()
+        rows = hard_filter(legal, codes, lcounts, o, pats[k], length, n_sym) if hard else legal
+        nb, isg = count_buckets(MT, sub, rows, green, n_pat)
+        mn = INF
+        for i in range(nb.shape[0]):
+            v = 3 * m - nb[i] - (1 if isg[i] else 0)
+            if v < mn:
+                mn = v
+        if mn > lbs[k]:
+            lbs[k] = mn
+    return out, starts, sizes, pats, lbs
+
+
+@njit(cache=True, parallel=True)
+def opener_bounds(MT, codes, lcounts, cands, openers, legal, green, n_pat, hard, length,
+                  n_sym):
+    """Lower bound of each opener's total: ``n`` plus the sum of
+    :func:`bucket_bounds` (two levels of the ``3n - B`` bound); openers in parallel.
+    """
     out_lb = np.empty(openers.shape[0], np.int64)
-    for oi in range(openers.shape[0]):
-        o = openers[oi]
-        out, starts, sizes, pats = bucket_split(MT, cands, o, green, n_pat)
-        total = cands.shape[0]
-        for k in range(sizes.shape[0]):
-            m = sizes[k]
-            if m <= 2:
-                total += 2 * m - 1
-                continue
-            sub = out[starts[k]:starts[k] + m].copy()
-            rows = hard_filter(legal, codes, lcounts, o, pats[k], length, n_sym) if hard else legal
-            nb, isg = count_buckets(MT, sub, rows, green, n_pat)
-            lb = 2 * m - 1
-            mn = INF
-            for i in range(nb.shape[0]):
-                v = 3 * m - nb[i] - (1 if isg[i] else 0)
-                if v < mn:
-                    mn = v
-            total += max(lb, mn)
-        out_lb[oi] = total
+    for oi in prange(openers.shape[0]):
+        _, _, _, _, lbs = bucket_bounds(MT, codes, lcounts, cands, openers[oi], legal, green,
+                                        n_pat, hard, length, n_sym)
+        out_lb[oi] = cands.shape[0] + lbs.sum()
     return out_lb
 
 

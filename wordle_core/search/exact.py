@@ -216,11 +216,13 @@ class ExactSolver:
         return v, int(e[2])
 
     def opener_value(self, opener: int, progress: bool = False, state: GameState | None = None,
-                     beta: int = INF + 1) -> int:
+                     beta: int = INF + 1, two_level: bool = True) -> int:
         """Total guesses of the best game tree that starts with ``opener`` (INF: impossible).
 
         With ``beta``: exact when below it, else a lower bound ``>= beta`` (cheap proof
-        that an opener is no better than one already known).
+        that an opener is no better than one already known). The buckets not searched
+        yet stand in with their two-level bound (``two_level=False``: ``2m - 1``, the
+        older, weaker stand-in, kept for ``benchmarks/bench_rank_cut.py``).
         """
         lex = self.lexicon
         st = state or GameState.new(lex, self.hard, self.matrix)
@@ -228,10 +230,18 @@ class ExactSolver:
         legal = self.pool_rows(st.legal_rows if self.hard else None)
         d = self.limit - st.turn
         cg, cn = self.obligations(st)
-        root_ub = self._root_ub(cands, st) if beta <= INF else None
-        out, starts, sizes, pats = kn.bucket_split(self._mt, cands, int(opener), self._green, lex.n_patterns)
+        cut = beta <= INF
+        root_ub = self._root_ub(cands, st) if cut else None
+        if cut and two_level:  # each bucket's two-level bound: the cut-off is reached sooner
+            out, starts, sizes, pats, lbs = kn.bucket_bounds(
+                self._mt, self._codes, self._lcounts, cands, int(opener), legal, self._green,
+                lex.n_patterns, bool(self.hard), lex.length, len(lex.alphabet))
+        else:
+            out, starts, sizes, pats = kn.bucket_split(self._mt, cands, int(opener), self._green,
+                                                       lex.n_patterns)
+            lbs = 2 * sizes - 1
         total = len(cands)
-        rem = int(sum(1 if m == 1 else 2 * m - 1 for m in sizes))
+        rem = int(lbs.sum())
         bar = None
         if progress:
             from tqdm import tqdm
@@ -240,7 +250,7 @@ class ExactSolver:
                        leave=False, disable=None)
         for k in range(len(sizes)):
             m = int(sizes[k])
-            rem -= 1 if m == 1 else 2 * m - 1
+            rem -= int(lbs[k])
             sub = out[starts[k]:starts[k] + m]
             ccons = kn.cons_child(cg, cn, self._codes, int(opener), int(pats[k]), lex.length) \
                 if self.hard else (cg, cn)
@@ -466,55 +476,95 @@ class OpenerRanking:
 
 
 def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
-                 progress: bool = False) -> OpenerRanking:
+                 progress: bool = False, no_win: frozenset[int] = frozenset()) -> OpenerRanking:
     """The ``k`` best openers with exact totals, and a proof that every other is worse.
 
-    Openers are taken in order of the cheap bound ``3n - B - [opener is an answer]``
-    (most buckets first, i.e. likely good first). Until ``k`` exact totals are known each
-    opener is searched exactly; after that, with ``beta = (k-th best) + 1``: the search
-    either returns the exact total (``<=`` the k-th best: the opener enters the top k,
-    which pushes the old k-th out) or stops as soon as a lower bound reaches ``beta``
-    (strictly worse than the k-th best). Every opener outside the top ``k`` thus ends
-    with an exact total or a lower bound above the final k-th total (the k-th only
-    decreases). Ties at the k-th total are ranked alphabetically.
+    1. Every opener gets its two-level lower bound (:meth:`ExactSolver.opener_bounds`,
+       ``n + sum over buckets of max(2m - 1, min over guesses of 3m - B - [green])``);
+       openers are then taken in order of that bound (ties: alphabetical), i.e. likely
+       best first.
+    2. Until ``k`` exact totals are known each opener is searched exactly; after that with
+       ``beta = (k-th best) + 1``: the search returns the exact total (``<=`` the k-th
+       best: the opener enters the top k and pushes the old k-th out) or stops as soon as
+       a lower bound reaches ``beta`` (strictly worse than the k-th best).
+    3. As soon as the next opener's two-level bound exceeds the k-th total, that bound
+       alone proves it and every later opener worse: no search is needed for them.
+
+    Every opener outside the top ``k`` thus ends with an exact total or a lower bound
+    above the final k-th total (the k-th only decreases). Ties at the k-th total are
+    ranked alphabetically. ``no_win``: rows already proven to have no strategy that
+    wins every game (e.g. the shipped hard-mode verdicts); they are recorded as such
+    without a search.
+
+    >>> from wordle_core.game.lexicon import Lexicon
+    >>> lex = Lexicon.build("toy", ["cat", "cot", "cut", "dog", "dot", "dug"], ["cdt"])
+    >>> res = rank_openers(ExactSolver(lex), 2)
+    >>> [(o.opener, o.total) for o in res.top], res.kth_total
+    ([('cot', 12), ('cut', 12)], 12)
+    >>> [(o.opener, o.proof, o.lower_bound) for o in res.openers[-2:]]
+    [('cat', 'bound', 13), ('cdt', 'bound', 16)]
     """
     if k < 1:
         raise WordleError("rank needs k >= 1")
     t0, c0 = time.perf_counter(), time.process_time()
     lex = solver.lexicon
-    rows, lb0 = solver.opener_order(openers)
+    rows = solver._base_rows if openers is None else np.asarray(openers, dtype=np.int32)
+    rows = np.ascontiguousarray(rows, dtype=np.int32)
+    bar = _bar(progress, len(rows), "bounds")
+    chunks = [rows[i:i + 512] for i in range(0, len(rows), 512)]
+    parts = []
+    for ch in chunks:
+        parts.append(solver.opener_bounds(ch))
+        if bar is not None:
+            bar.update(len(ch))
+    lb2 = np.concatenate(parts) if parts else np.zeros(0, np.int64)
+    if bar is not None:
+        bar.close()
+    order = np.lexsort((rows, lb2))
+    rows, lb2 = rows[order], lb2[order]
     exact: dict[int, int] = {}  # row -> exact total
     bound: dict[int, int] = {}  # row -> lower bound (> k-th at the time)
     secs: dict[int, float] = {}
     top: list[tuple[int, str, int]] = []  # (total, word, row), sorted, at most k
-    bar = None
-    if progress:
-        from tqdm import tqdm
-
-        bar = tqdm(total=len(rows), desc=f"rank {k}", unit="op", leave=False, disable=None)
+    bar = _bar(progress, len(rows), f"rank {k}")
     for i in range(len(rows)):
         r = int(rows[i])
         kth = top[-1][0] if len(top) >= k else None
+        if r in no_win:
+            exact[r], secs[r] = INF, 0.0
+            if bar is not None:
+                bar.update(1)
+            continue
+        if kth is not None and lb2[i] > kth:  # sorted: this bound proves the rest
+            for j in range(i, len(rows)):
+                rj = int(rows[j])
+                if rj in no_win:
+                    exact[rj] = INF
+                else:
+                    bound[rj] = int(lb2[j])
+                secs[rj] = 0.0
+            if bar is not None:
+                bar.total = bar.n
+            break
         c1 = time.process_time()
-        if kth is not None and lb0[i] > kth:
-            v = int(lb0[i])
-            bound[r] = v
+        beta = kth + 1 if kth is not None else INF + 1
+        v = solver.opener_value(r, beta=beta)
+        if kth is None or v <= kth:
+            exact[r] = v
+            if v < INF:
+                top.append((v, lex.guesses[r], r))
+                top.sort()
+                del top[k:]
         else:
-            beta = kth + 1 if kth is not None else INF + 1
-            v = solver.opener_value(r, beta=beta)
-            if kth is None or v <= kth:
-                exact[r] = v
-                if v < INF:
-                    top.append((v, lex.guesses[r], r))
-                    top.sort()
-                    del top[k:]
-            else:
-                bound[r] = v
+            bound[r] = v
         secs[r] = time.process_time() - c1
         if bar is not None:
+            if len(top) >= k:  # openers left to search: those whose bound is <= the k-th
+                bar.total = int(np.searchsorted(lb2, top[-1][0], side="right"))
             bar.update(1)
             if top:
-                bar.set_postfix(kth=top[-1][0] if len(top) >= k else None, best=top[0][0])
+                bar.set_postfix(kth=top[-1][0] if len(top) >= k else None, best=top[0][0],
+                                next_bound=int(lb2[i]))
     if bar is not None:
         bar.close()
     kth_total = top[-1][0] if len(top) >= k else INF
@@ -528,3 +578,17 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
     ranked.sort(key=lambda o: (o.rank is None, o.rank or 0, o.lower_bound, o.opener))
     return OpenerRanking(k, kth_total, len(lex.answers), ranked, time.perf_counter() - t0,
                          time.process_time() - c0, len(exact))
+
+
+def _bar(progress: bool, total: int, desc: str):
+    """A progress bar on stderr (with rate and ETA), or None. Redrawn in place on a
+    terminal; in a log (not a TTY) one line every 30 s."""
+    if not progress:
+        return None
+    import sys
+
+    from tqdm import tqdm
+
+    tty = sys.stderr.isatty()
+    return tqdm(total=total, desc=desc, unit="op", leave=tty, file=sys.stderr,
+                mininterval=0.5 if tty else 30.0, ascii=not tty)

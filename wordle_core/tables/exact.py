@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import csv
 import io
+from dataclasses import dataclass
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -63,9 +64,61 @@ def rank_records(res: OpenerRanking, lexicon: str, mode: str, pool: str) -> list
     return out
 
 
-def write_rank(records: list[dict[str, Any]], avro_path: str, csv_path: str) -> None:
-    """The ranking as Avro and CSV (each written to a temporary name, then renamed)."""
-    write_avro_and_csv(avro_path, csv_path, RANK_SCHEMA, RANK_FIELDS, records)
+def write_rank(records: list[dict[str, Any]], avro_path: str, csv_path: str,
+               metadata: dict[str, str] | None = None) -> None:
+    """The ranking as Avro and CSV (each written to a temporary name, then renamed);
+    ``metadata`` (how, when, on which word lists) goes into the Avro header."""
+    write_avro_and_csv(avro_path, csv_path, RANK_SCHEMA, RANK_FIELDS, records, metadata)
+
+
+def rank_metadata(res: OpenerRanking, lexicon: Lexicon, mode: str, command: str) -> dict[str, str]:
+    """The Avro header of a ranking: what it proves, on which word lists, how and when."""
+    import datetime
+
+    return {"wordle_lab.computed_by": f"{command} (wordle_core.search.exact.rank_openers)",
+            "wordle_lab.collected_at": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
+            "wordle_lab.lexicon": lexicon.name, "wordle_lab.fingerprint": lexicon.fingerprint,
+            "wordle_lab.mode": mode, "wordle_lab.k": str(res.k),
+            "wordle_lab.kth_total": str(res.kth_total if res.kth_total < INF else ""),
+            "wordle_lab.seconds": f"{res.seconds:.1f}", "wordle_lab.cpu_seconds": f"{res.cpu_seconds:.1f}",
+            "wordle_lab.exact_searches": str(res.exact_searches)}
+
+
+SHIPPED_RANK = "rank/optimal_rank-{lexicon}-{mode}.avro"
+
+
+@dataclass(frozen=True)
+class ShippedRank:
+    """A proven ranking shipped with the package (``wordle_core/data/rank/``)."""
+
+    records: list[dict[str, Any]]  # RANK_FIELDS, top k first (see rank_records)
+    about: dict[str, str]  # the Avro metadata: computed_by, collected_at, seconds, ...
+
+    @property
+    def top(self) -> list[dict[str, Any]]:
+        return [r for r in self.records if r["rank"] is not None]
+
+
+@cache
+def _shipped_rank(lexicon: str, mode: str) -> ShippedRank | None:
+    try:
+        data = resources.files("wordle_core.data").joinpath(
+            SHIPPED_RANK.format(lexicon=lexicon, mode=mode)).read_bytes()
+    except (FileNotFoundError, OSError):
+        return None
+    reader = fastavro.reader(io.BytesIO(data))
+    meta = {k: v.decode() if isinstance(v, bytes) else str(v) for k, v in reader.metadata.items()
+            if k.startswith("wordle_lab.")}
+    return ShippedRank(list(reader), meta)
+
+
+def shipped_rank(lexicon: Lexicon, mode: str) -> ShippedRank | None:
+    """The shipped proven ranking of ``lexicon``'s openers in ``mode``, or None (none
+    shipped, or computed on other word lists: checked by fingerprint)."""
+    got = _shipped_rank(lexicon.name, mode)
+    if got is None or got.about.get("wordle_lab.fingerprint") != lexicon.fingerprint:
+        return None
+    return got
 
 
 @cache
@@ -95,5 +148,9 @@ def proven_worth(lexicon: Lexicon, mode: str) -> dict[str, int]:
 
     out = {w: -1 for w, v in shipped_verdicts(lexicon).items() if v == "infeasible"} \
         if mode == "hard" else {}
+    ranked = shipped_rank(lexicon, mode)
+    if ranked is not None:  # its exact totals (and proven no-wins); bounds prove no value
+        out.update({r["opener"]: -1 if r["proof"] == "no-win" else int(r["total"])
+                    for r in ranked.records if r["proof"] != "bound"})
     out.update({w: -1 if t is None else t for w, t in shipped_values(lexicon.name, mode).items()})
     return out

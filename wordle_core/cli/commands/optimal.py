@@ -143,7 +143,8 @@ def _rank(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
     from pathlib import Path
 
     from wordle_core.search.exact import rank_openers
-    from wordle_core.tables.exact import rank_records, write_rank
+    from wordle_core.tables.exact import rank_metadata, rank_records, write_rank
+    from wordle_core.tables.verdicts import shipped_verdicts
 
     if args.opener or args.top is not None or args.best or args.save_tree:
         raise WordleError("--rank takes no --opener, --top, --best or --save-tree")
@@ -158,10 +159,16 @@ def _rank(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
     solver = ExactSolver(lex, hard=args.hard, pool=pool, exact=True,
                          max_guesses=args.max_guesses, matrix=matrix_for(lex),
                          memo_limit=2_000_000)
-    res = rank_openers(solver, args.rank, progress=True)
+    no_win: frozenset[int] = frozenset()
+    if args.hard and pool == "all" and not args.max_guesses:  # the shipped verdicts hold
+        infeasible = {w for w, v in shipped_verdicts(lex).items() if v == "infeasible"}
+        no_win = frozenset(lex.guess_index[w] for w in infeasible)
+    res = rank_openers(solver, args.rank, progress=True, no_win=no_win)
     recs = rank_records(res, lex.name, mode, pool)
     stem = out / f"optimal_rank-{lex.name}-{mode}"
-    write_rank(recs, f"{stem}.avro", f"{stem}.csv")
+    command = f"wordle-lab optimal --lexicon {lex.name} --rank {args.rank}" + \
+        (" --hard" if args.hard else "") + (f" --guesses {pool}" if pool != "all" else "")
+    write_rank(recs, f"{stem}.avro", f"{stem}.csv", rank_metadata(res, lex, mode, command))
     n_exact = sum(1 for r in recs if r["proof"] != "bound")
     summary = {"lexicon": lex.name, "mode": mode, "guess_pool": pool, "k": res.k,
                "kth_total": res.kth_total if res.kth_total < INF else None,

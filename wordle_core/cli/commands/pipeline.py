@@ -37,7 +37,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--top", type=int, default=10)
     p.add_argument("--strategy", help="strategy (default: the first in the file)")
     p.add_argument("--mode", choices=["normal", "hard"], help="mode (default normal)")
-    p.add_argument("--lexicon", help="lexicon (default: the first in the file)")
+    p.add_argument("--lexicon", help="lexicon (default: the first in the file; with --proven: wordle)")
+    p.add_argument("--proven", action="store_true",
+                   help="print the proven ranking shipped with the package (exact totals over "
+                        "every allowed guess, from `optimal --rank`) instead of a report's")
     p.set_defaults(func=cmd_rank)
 
 
@@ -70,6 +73,36 @@ def cmd_rank(args: argparse.Namespace) -> int:
 
     if args.top < 1:
         raise ReportError("--top must be at least 1")
+    if args.proven:
+        return _proven(args)
     g, key = top_table(args.report, args.by, args.top, args.strategy, args.mode, args.lexicon)
     print(format_top(g, key, args.by))
+    return 0
+
+
+def _proven(args: argparse.Namespace) -> int:
+    from wordle_core.errors import WordleError
+    from wordle_core.game.lexicon import load_lexicon
+    from wordle_core.tables.exact import shipped_rank
+
+    if args.by != "mean" or args.strategy:
+        raise WordleError("--proven ranks by the exact total only (no --by or --strategy)")
+    lex = load_lexicon(args.lexicon or "wordle")
+    mode = args.mode or "normal"
+    got = shipped_rank(lex, mode)
+    if got is None:
+        raise WordleError(f"no proven ranking ships for {lex.name} {mode} mode (compute one: "
+                          f"wordle-lab optimal --lexicon {lex.name} --rank K"
+                          f"{' --hard' if mode == 'hard' else ''})")
+    a = got.about
+    top = got.top[:args.top]
+    print(f"{lex.name} · {mode} mode — the {len(top)} best of {len(got.records):,} openers, proven "
+          f"(exact totals over {len(lex.answers):,} answers)")
+    print(f"{'rank':>4}  {'opener':<8} {'total':>6} {'mean':>7}")
+    for r in top:
+        print(f"{r['rank']:>4}  {r['opener']:<8} {r['total']:>6} {r['total'] / len(lex.answers):>7.4f}")
+    others = len(got.records) - len(got.top)
+    print(f"the {a['wordle_lab.k']}th total is {a['wordle_lab.kth_total']}; the other {others:,} "
+          f"openers are proven worse ({float(a['wordle_lab.cpu_seconds']) / 60:.0f} CPU-min, "
+          f"{a.get('wordle_lab.collected_at', '?')})")
     return 0

@@ -1,0 +1,119 @@
+"""The shipped proven rankings (``wordle-lab optimal --rank 100``) and their users.
+
+Each table claims: these ``k`` openers have these exact totals, and every other allowed
+opener is worse (its exact total or a lower bound is above the ``k``-th total). The
+tests check the claim's shape on every row, the published totals it contains, a fresh
+proof of a seeded sample of its rows, and the readers: ``rank --proven``, ``suggest``'s
+proven worth, and the report.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+import numpy as np
+import pytest
+
+from wordle_core.cli import main
+from wordle_core.game.lexicon import Lexicon, load_lexicon
+from wordle_core.search.exact import ExactSolver
+from wordle_core.tables.exact import proven_worth, shipped_rank, shipped_values
+
+SHIPPED = [("wordle", "normal"), ("nyt", "normal")]
+# published exact totals on the original lists (Selby, "The best strategies for Wordle")
+PUBLISHED = {"salet": 7920, "crate": 7926, "trace": 7926, "slate": 7928}
+# ... and his top ten, in order (ties at 7,926 alphabetical)
+PUBLISHED_TOP10 = ["salet", "reast", "crate", "trace", "slate", "crane", "carle", "slane", "carte", "torse"]
+
+
+@pytest.mark.parametrize(("name", "mode"), SHIPPED)
+def test_every_row_proves_its_place(name: str, mode: str) -> None:
+    lex = load_lexicon(name)
+    got = shipped_rank(lex, mode)
+    assert got is not None, f"no proven ranking shipped for {name} {mode}"
+    a = got.about
+    k, kth = int(a["wordle_lab.k"]), int(a["wordle_lab.kth_total"])
+    assert sorted(r["opener"] for r in got.records) == sorted(lex.guesses)  # every opener, once
+    top = got.top
+    assert [r["rank"] for r in top] == list(range(1, k + 1))
+    assert [(r["total"], r["opener"]) for r in top] == sorted((r["total"], r["opener"]) for r in top)
+    assert top[-1]["total"] == kth and all(r["proof"] == "exact" for r in top)
+    last = top[-1]["opener"]
+    for r in got.records[k:]:
+        assert r["rank"] is None
+        if r["proof"] == "bound":
+            assert r["total"] is None and r["lower_bound"] > kth
+        elif r["proof"] == "exact":  # tied with the k-th: alphabetically later
+            assert r["total"] == r["lower_bound"] >= kth
+            assert r["total"] > kth or r["opener"] > last
+        else:
+            assert r["proof"] == "no-win" and mode == "hard"
+
+
+def test_published_totals_and_the_exact_table_agree() -> None:
+    lex = load_lexicon("wordle")
+    top = {r["opener"]: r["total"] for r in shipped_rank(lex, "normal").top}
+    assert {w: top[w] for w in PUBLISHED} == PUBLISHED
+    assert min(top.items(), key=lambda kv: (kv[1], kv[0])) == ("salet", 7920)
+    assert [r["opener"] for r in shipped_rank(lex, "normal").top[:10]] == PUBLISHED_TOP10
+    table = shipped_values("wordle", "normal")
+    both = set(top) & set(table)
+    assert len(both) >= 50
+    assert {w: top[w] for w in both} == {w: table[w] for w in both}
+
+
+def test_a_sample_of_rows_is_proven_again() -> None:
+    """Two top openers' exact totals, five bound-only rows' two-level bounds and three
+    searched rows' cut-off proofs, recomputed from scratch."""
+    lex = load_lexicon("wordle")
+    got = shipped_rank(lex, "normal")
+    kth = int(got.about["wordle_lab.kth_total"])
+    rng = random.Random(12)
+    solver = ExactSolver(lex)
+    for r in rng.sample(got.top[:40], 2):
+        assert solver.opener_value(lex.guess_index[r["opener"]]) == r["total"], r
+    bounds = [r for r in got.records if r["proof"] == "bound"]
+    unsearched = [r for r in bounds if r["cpu_seconds"] == 0]
+    searched = [r for r in bounds if r["cpu_seconds"] > 0]
+    assert len(unsearched) > 10_000 and searched
+    sample = rng.sample(unsearched, 5)
+    lb2 = solver.opener_bounds(np.array([lex.guess_index[r["opener"]] for r in sample], np.int32))
+    assert [int(x) for x in lb2] == [r["lower_bound"] for r in sample]
+    for r in rng.sample(searched, 3):
+        assert solver.opener_value(lex.guess_index[r["opener"]], beta=kth + 1) > kth, r
+
+
+def test_other_word_lists_get_nothing() -> None:
+    lex = load_lexicon("wordle")
+    other = replace(lex, answers=lex.answers[1:])
+    assert isinstance(other, Lexicon) and shipped_rank(other, "normal") is None
+    assert shipped_rank(lex, "hard") is None or shipped_rank(lex, "hard").top
+
+
+def test_proven_worth_includes_the_ranking() -> None:
+    lex = load_lexicon("nyt")
+    top = shipped_rank(lex, "normal").top
+    worth = proven_worth(lex, "normal")
+    assert all(worth[r["opener"]] == r["total"] for r in top)
+
+
+def test_rank_proven_prints_the_shipped_top(capsys) -> None:
+    assert main(["rank", "--proven", "--lexicon", "wordle", "--top", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    got = shipped_rank(load_lexicon("wordle"), "normal")
+    assert out[0].startswith("wordle · normal mode — the 3 best of 12,972 openers, proven")
+    rows = [line.split() for line in out[2:5]]
+    assert [(int(r[0]), r[1], int(r[2])) for r in rows] == [
+        (t["rank"], t["opener"], t["total"]) for t in got.top[:3]]
+    assert rows[0][1:3] == ["salet", "7920"] and rows[0][3] == f"{7920 / 2315:.4f}"
+    assert f"the 100th total is {got.about['wordle_lab.kth_total']}" in out[5]
+
+
+def test_rank_proven_refuses_in_one_line(capsys) -> None:
+    if shipped_rank(load_lexicon("nyt"), "hard") is None:
+        assert main(["rank", "--proven", "--lexicon", "nyt", "--mode", "hard"]) == 2
+        err = capsys.readouterr().err.strip().splitlines()
+        assert len(err) == 1 and "no proven ranking ships for nyt hard" in err[0]
+    assert main(["rank", "--proven", "--by", "win3"]) == 2
+    assert "exact total only" in capsys.readouterr().err
