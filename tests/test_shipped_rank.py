@@ -117,3 +117,18 @@ def test_rank_proven_refuses_in_one_line(capsys) -> None:
         assert len(err) == 1 and "no proven ranking ships for nyt hard" in err[0]
     assert main(["rank", "--proven", "--by", "win3"]) == 2
     assert "exact total only" in capsys.readouterr().err
+
+
+def test_table_writer_is_deterministic(tmp_path) -> None:
+    """Same rows and metadata, same bytes (a fixed Avro sync marker), and the CSV agrees."""
+    import csv
+
+    from wordle_core.tables.exact import RANK_FIELDS, write_rank
+
+    got = shipped_rank(load_lexicon("nyt"), "normal")
+    rows = got.records[:300]
+    for name in ("a", "b"):
+        write_rank(rows, str(tmp_path / f"{name}.avro"), str(tmp_path / f"{name}.csv"), got.about)
+    assert (tmp_path / "a.avro").read_bytes() == (tmp_path / "b.avro").read_bytes()
+    back = list(csv.DictReader((tmp_path / "a.csv").open()))
+    assert [r["opener"] for r in back] == [r["opener"] for r in rows] and list(back[0]) == RANK_FIELDS

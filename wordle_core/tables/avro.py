@@ -324,15 +324,21 @@ def write_avro_and_csv(avro_path: str | Path, csv_path: str | Path, schema: dict
                        metadata: dict[str, str] | None = None) -> None:
     """One small table as Avro (deflate, ``metadata`` in its header) and as CSV (``fields``
     in that order), each written to a temporary name and renamed: the form of the
-    tables the package ships and of ``optimal --rank``."""
+    tables the package ships and of ``optimal --rank``. Deterministic: the same rows and
+    metadata give the same bytes."""
     import csv
 
     import fastavro
 
     from wordle_core.files import atomic_write_bytes, atomic_write_text
 
+    import hashlib
+
     buf = io.BytesIO()
-    fastavro.writer(buf, schema, rows, codec="deflate", metadata=metadata or {})
+    # a fixed sync marker (the schema's name) instead of a random one: same rows and
+    # metadata, same bytes
+    marker = hashlib.md5(f"wordle-lab:{schema.get('name', '')}".encode()).digest()
+    fastavro.writer(buf, schema, rows, codec="deflate", metadata=metadata or {}, sync_marker=marker)
     atomic_write_bytes(Path(avro_path), buf.getvalue())
     text = io.StringIO()
     w = csv.DictWriter(text, fieldnames=fields, lineterminator="\n")
