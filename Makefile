@@ -32,7 +32,7 @@ lint: $(DEV_STAMP)
 # The engine's figures; the pipeline, exact, hard and solver benchmarks take arguments
 # (see each script's docstring) and some run for minutes.
 bench: $(STAMP)
-	for f in matrix simulate strategies seed002; do $(PY) benchmarks/bench_$$f.py || exit 1; done
+	for f in matrix simulate strategies eliminated; do $(PY) benchmarks/bench_$$f.py || exit 1; done
 
 clean:
 	rm -rf $(VENV) .pytest_cache .ruff_cache

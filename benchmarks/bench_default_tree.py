@@ -1,6 +1,6 @@
 """`default` strategy: milliseconds per whole tree, normal and hard mode, on a seeded sample.
 
-Issue 11's targets: <= 60 ms per tree in normal mode, <= 100 ms in hard mode (2-core
+The targets: <= 60 ms per tree in normal mode, <= 100 ms in hard mode (2-core
 machine). Each opener's tree is built with a fresh strategy (empty memo), as a pipeline
 worker meets a new opener only after many others, so this is the pessimistic figure;
 ``--shared`` keeps one strategy for the whole sample, as a worker does. CPU time

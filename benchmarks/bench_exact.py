@@ -2,7 +2,7 @@
 
 "none" in the total column: proven that no strategy wins every game within 6 guesses.
 
-Targets (issue 6): SALET 7,920 normal / 8,122 hard on ``wordle``, proven, within
+Targets: SALET 7,920 normal / 8,122 hard on ``wordle``, proven, within
 15 s / 25 s on this machine (a reference C++ program takes ~1-2 s). Each opener gets a
 fresh solver (empty memo), so every time is a whole proof on its own. The JIT is
 warmed up on a tiny set first (compiled code is cached on disk after the first run).

@@ -4,7 +4,7 @@ The fan-out (every answer from every opener) spends its time choosing guesses: a
 position every allowed guess is scored over the candidates. This script builds whole
 trees for an evenly spaced sample of openers (easy and hard ones) with
 
-* **old**: the engine's path before issue 11, rebuilt here as the baseline: the row
+* **old**: the engine's path before the blocked kernel, rebuilt here as the baseline: the row
   kernel (one guess row of the guesses x answers matrix at a time, threads for big
   blocks, as ``fastsplit`` had it), the perfect-candidate check as a sort of the
   n x n block, the tie rule by ``np.lexsort``;

@@ -1,4 +1,4 @@
-"""Seed 000's hard-mode runs, replayed with this project's collision breaker (article vs project).
+"""The hard-mode runs of "Winning Wordle's Hard Mode", replayed with our collision breaker.
 
 For every (strategy, opener) the article reports, builds the hard-mode decision tree
 on the ``wordle`` lexicon (2,315 answers, 12,972 guesses), and prints: games lost

@@ -1,6 +1,6 @@
 """Suggestion latency: covered by a tree table, uncovered with everything scored, CLI cold start.
 
-Targets (issue 5): p50 <= 1 ms for a covered position after start-up; <= 150 ms for an
+Targets: p50 <= 1 ms for a covered position after start-up; <= 150 ms for an
 uncovered position with all 2,315 candidates left and all 12,972 guesses scored.
 Baseline in the same run: the numpy bincount kernel (``bucket_stats_numpy`` in
 tests/reference_buckets.py) on the same uncovered position.

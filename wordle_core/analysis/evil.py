@@ -1,4 +1,4 @@
-"""The evil host (seed 004) and the exact search for the shortest way to beat it.
+"""The evil host ("Wordle Solver" (2022)) and the exact search for the shortest way to beat it.
 
 The host never commits to an answer. It keeps the set of answers consistent with
 everything it has said; for each guess it splits that set by the pattern each word

@@ -1,13 +1,13 @@
-"""Solve-all reports: play every answer from an opener and summarise (seed 002's format).
+"""Solve-all reports: play every answer from an opener and summarise ("Wordle Solver KT"'s format).
 
-The report has seed 002's keys (``totalCount``, ``guessDistribution``,
+The report has "Wordle Solver KT"'s keys (``totalCount``, ``guessDistribution``,
 ``averageTime``, ``minTime``, ``maxTime``, ``timeDistribution``, ``maxGuessWords``)
 plus ``meanGuesses``, ``maxGuesses`` and ``failures`` (games over the guess limit).
 
 Times: the tree computes each position once, and a game's time is the decision time
 summed along its path, i.e. what solving that one game alone would cost a solver
 that keeps nothing between games but the opener. Times are in milliseconds; the
-time histogram uses seed 002's 10 ms bins.
+time histogram uses "Wordle Solver KT"'s 10 ms bins.
 """
 
 from __future__ import annotations
@@ -25,7 +25,7 @@ from wordle_core.strategies import get_strategy
 
 
 def default_opener(lexicon: Lexicon, hard: bool = False, scores: OpenerScores | None = None) -> str:
-    """SALET where it exists (seed 004's and the optimum's opener), else the best by entropy.
+    """SALET where it exists ("Wordle Solver" (2022)'s and the optimum's opener), else the best by entropy.
 
     ``scores``: the lexicon's opener table when the caller has one (else computed).
     """
@@ -63,7 +63,7 @@ def simulate(
 
 
 def report_from_tree(tree: Tree, build_seconds: float = 0.0, max_guess_words: int = 14) -> dict[str, object]:
-    """Seed 002's solve-all report of a built tree (keys in the module docstring)."""
+    """"Wordle Solver KT"'s solve-all report of a built tree (keys in the module docstring)."""
     lex = tree.lexicon
     answers = tree.answers
     lengths = tree.lengths()

@@ -1,6 +1,6 @@
 """Game rules: candidate filtering and hard-mode legality.
 
-Hard mode follows what the NYT game enforces (seed 000, "Clarifying the rules"):
+Hard mode follows what the NYT game enforces ("Winning Wordle's Hard Mode", "Clarifying the rules"):
 
 * a green letter must stay green: the next guess has that letter in that position;
 * a yellow letter must be used again, anywhere (it may even stay in the same spot);

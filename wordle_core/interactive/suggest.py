@@ -9,7 +9,7 @@ Where the pick comes from:
 
 * **table** - a decision tree (the pipeline's ``trees`` table, or a JSON tree from
   ``simulate --save-tree``) whose opener and guesses match the history so far: the
-  pick is read off the tree in microseconds; this is seed 004's "best second guess
+  pick is read off the tree in microseconds; this is "Wordle Solver" (2022)'s "best second guess
   for every reaction to the opener, precomputed so the live tool never stalls";
 * **computed** - otherwise the strategy chooses now. Greedy partition strategies are
   scored by the compiled kernel (:mod:`wordle_core.kernels.buckets`) in the same pass that

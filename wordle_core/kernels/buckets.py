@@ -2,7 +2,7 @@
 
 A guess splits the candidate answers into *buckets* by the feedback pattern each
 candidate would show. Every partition score of the project (entropy, expected size,
-minimax, partition count, seed 002's average eliminated, the evil host's reply, the
+minimax, partition count, the average eliminated of "Wordle Solver KT", the evil host's reply, the
 review's luck, the prior strategies' weighted scores) is a function of those bucket
 sizes, so all of them are computed here and nowhere else:
 
@@ -17,7 +17,7 @@ sizes, so all of them are computed here and nowhere else:
 * :func:`bucket_counts` (one guess's counts by pattern) and :func:`split_by_pattern`
   (one guess's candidates grouped by pattern).
 
-How it is computed (issue 11): the **blocked kernel** reads the answers x guesses
+How it is computed: the **blocked kernel** reads the answers x guesses
 (transposed) matrix, :func:`transposed`, so each candidate's row of patterns is
 contiguous. Guesses are taken in blocks of :data:`BLOCK` (a counts table of
 ``BLOCK x patterns`` 16-bit counters fits the 32 KiB L1 cache); for each block it makes
@@ -119,7 +119,7 @@ class BucketStats:
 
     @property
     def avg_eliminated(self) -> np.ndarray:
-        """Seed 002's measure: candidates ruled out, averaged over the answers."""
+        """"Wordle Solver KT"'s measure: candidates ruled out, averaged over the answers."""
         return self.n - self.sum_sq / self.n
 
     @property

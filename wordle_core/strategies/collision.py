@@ -1,9 +1,9 @@
-"""Seed 000's hard-mode "collision breaker", attempts 1, 3 and 4.
+"""The "collision breaker" of "Winning Wordle's Hard Mode", attempts 1, 3 and 4.
 
 Hard mode's trap is a *collision set*: words that differ in one position only
 (``*ATCH`` = HATCH, WATCH, CATCH, ...). Once four letters are green every legal guess
 keeps them, so each guess can rule out one word of the set; a set larger than the
-guesses left loses. Seed 000 "fractures" every word into its five wildcard *shards*
+guesses left loses. The article "fractures" every word into its five wildcard *shards*
 (``TEACH`` -> ``*EACH``, ``T*ACH``, ...) and groups the possible answers by shard.
 
 * ``collision-filter`` (attempt 1): play the fallback strategy, but never a word with

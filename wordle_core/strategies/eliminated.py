@@ -1,7 +1,7 @@
-"""Seed 002's family: Simple, TestAllScored, TestAllFull and Balanced, with its variety guess.
+"""The family of "Wordle Solver KT": Simple, TestAllScored, TestAllFull and Balanced, with its variety guess.
 
 All four choose among the *available* guesses, i.e. the words that still fit every
-clue (seed 002 plays on lists where every guess may be the answer):
+clue (that solver plays on lists where every guess may be the answer):
 
 * ``simple``: the available word with the highest *average eliminated* as an opener,
   read from the engine's opener table (:mod:`wordle_core.search.openers`; the ``scores``
@@ -11,9 +11,9 @@ clue (seed 002 plays on lists where every guess may be the answer):
 * ``test-all-full``: the available word that eliminates the most available words on
   average (= smallest expected remaining set, computed over the available words);
 * ``balanced``: Simple above 269 available, TestAllScored above 16, TestAllFull at 16
-  or fewer (seed 002's thresholds).
+  or fewer (its thresholds).
 
-Variety guess (seed 002): when at least ``length - 2`` positions are known green and
+Variety guess ("Wordle Solver KT"): when at least ``length - 2`` positions are known green and
 more than two words remain (the "bates => ⬛🟩🟩🟩🟩" trap), play the allowed word with
 the most distinct letters that are still undecided (in some candidate's open
 position and never guessed so far), at least two of them; ties by average
@@ -50,7 +50,7 @@ def _best_by(values: np.ndarray, rows: np.ndarray) -> int:
 
 
 def variety_guess(state: GameState, scores: OpenerScores | None = None) -> int | None:
-    """Seed 002's variety guess for the position, or None when it does not apply."""
+    """"Wordle Solver KT"'s variety guess for the position, or None when it does not apply."""
     lex = state.lexicon
     greens = green_positions(state)
     if greens.sum() < lex.length - 2 or state.n_candidates <= 2:
@@ -76,7 +76,7 @@ def variety_guess(state: GameState, scores: OpenerScores | None = None) -> int |
     return int(rows[order[0]])
 
 
-class Seed002(Strategy):
+class EliminatedFamily(Strategy):
     """Shared behaviour: variety guess first (option ``variety``, default on).
 
     Option ``opener_scores``: the offline table (an
@@ -94,7 +94,7 @@ class Seed002(Strategy):
         return self.pick(state)
 
     def table(self, state: GameState) -> OpenerScores:
-        """Seed 002's offline table: the ``opener_scores`` option, else computed."""
+        """"Wordle Solver KT"'s offline table: the ``opener_scores`` option, else computed."""
         given = self.options.get("opener_scores")
         return opener_scores(state.lexicon, state.matrix, given if isinstance(given, OpenerScores) else None)
 
@@ -129,7 +129,7 @@ class Seed002(Strategy):
 
 
 @register
-class Simple(Seed002):
+class Simple(EliminatedFamily):
     name = "simple"
     summary = "available word with the best opener average-eliminated (table lookup)"
     source = "Wordle Solver KT (Kotlin)"
@@ -139,7 +139,7 @@ class Simple(Seed002):
 
 
 @register
-class TestAllScored(Seed002):
+class TestAllScored(EliminatedFamily):
     name = "test-all-scored"
     summary = "available word with the best mean tile score (green 2, yellow 1) vs available"
     source = "Wordle Solver KT (Kotlin)"
@@ -149,7 +149,7 @@ class TestAllScored(Seed002):
 
 
 @register
-class TestAllFull(Seed002):
+class TestAllFull(EliminatedFamily):
     name = "test-all-full"
     summary = "available word eliminating the most available words on average"
     source = "Wordle Solver KT (Kotlin)"
@@ -159,7 +159,7 @@ class TestAllFull(Seed002):
 
 
 @register
-class Balanced(Seed002):
+class Balanced(EliminatedFamily):
     name = "balanced"
     summary = "Simple above 269 available, TestAllScored above 16, else TestAllFull"
     source = "Wordle Solver KT (Kotlin)"

@@ -1,14 +1,14 @@
-"""Seed 001's letter strategies and the baselines: letter-split, worst, random.
+"""The letter strategies of davidly/wordle's letter-splitting post, and the baselines.
 
-``letter-split`` (seed 001): among the words that fit every clue, score each letter by
+``letter-split`` (the letter-splitting post): among the words that fit every clue, score each letter by
 how evenly it splits them (a letter in half the words is a binary search step; one in
 none or all tells nothing), ignoring positions already green, and score each word by
 its letters, counting a repeated letter only once (its later copies get the lowest
 score). Play the best-scoring candidate.
 
-``worst`` plays the lowest-scoring candidate under the same measure (seed 001's "bad
+``worst`` plays the lowest-scoring candidate under the same measure (the post's "bad
 word choices"), ``random`` a uniformly random candidate. Both only ever guess words
-that fit the clues, as seed 001 did. ``random`` is deterministic per position: its
+that fit the clues, as the post did. ``random`` is deterministic per position: its
 generator is seeded from the option ``seed`` and the position itself, so a tree of
 random choices is still reproducible.
 """
@@ -34,7 +34,7 @@ def green_positions(state: GameState) -> np.ndarray:
 
 
 def letter_split_scores(state: GameState) -> np.ndarray:
-    """Seed 001's score of every candidate (higher = splits the candidates better)."""
+    """The letter-splitting post's score of every candidate (higher = splits the candidates better)."""
     codes = state.lexicon.answer_codes[state.candidates]  # (n, L)
     n, L = codes.shape
     open_pos = ~green_positions(state)

@@ -1,6 +1,6 @@
 """The ``default`` strategy: a width-limited look-ahead search for the fewest total guesses.
 
-Greedy scores (entropy, expected size, ...) look one guess ahead; seed 004 measured
+Greedy scores (entropy, expected size, ...) look one guess ahead; "Wordle Solver" (2022) measured
 them at ~3.43 and noted that the exact optimum (3.421 from SALET) was far too slow to
 use. This strategy runs the exact search of :mod:`wordle_core.search.exact` but expands only
 the ``width`` best guesses by a partition heuristic at each node (plus any guess whose

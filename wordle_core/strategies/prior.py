@@ -147,7 +147,7 @@ def prior_effect(
     """Solve every answer with the uniform and the frequency prior; count both ways.
 
     For each solver prior the report gives the share of answers solved within the
-    guess limit counted two ways: unweighted (every answer once, seed 002's count)
+    guess limit counted two ways: unweighted (every answer once, "Wordle Solver KT"'s count)
     and weighted by the frequency prior (how often a player would win if answers
     were drawn by how common the words are). The opener is the strategy's own choice
     at the empty board unless ``opener`` is given (then both runs use it).

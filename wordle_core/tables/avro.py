@@ -327,12 +327,11 @@ def write_avro_and_csv(avro_path: str | Path, csv_path: str | Path, schema: dict
     tables the package ships and of ``optimal --rank``. Deterministic: the same rows and
     metadata give the same bytes."""
     import csv
+    import hashlib
 
     import fastavro
 
     from wordle_core.files import atomic_write_bytes, atomic_write_text
-
-    import hashlib
 
     buf = io.BytesIO()
     # a fixed sync marker (the schema's name) instead of a random one: same rows and
