@@ -2,7 +2,8 @@
 
 The target: normal <= 1.7 CPU-s, hard <= 3.4 CPU-s per opener. A seeded random sample
 of allowed openers (default 40, on ``nyt``) is proven in normal and in hard mode, each
-opener with a fresh solver (empty memo, as ``wordle-lab optimal --opener W`` does), so every figure is a whole proof on its own.
+opener with a fresh solver (empty memo, as ``wordle-lab optimal --opener W`` does), so
+every figure is a whole proof on its own.
 Printed per mode and side: CPU-s per opener (mean, median, max) and the extrapolation to
 every allowed opener (mean x number of openers, in CPU-hours). CPU time, not wall time:
 the figures stay meaningful on a shared machine.

@@ -92,7 +92,8 @@ def test_no_internal_jargon_in_user_text(capsys):
     """Users never heard of "seed 002" or "issue 6": docs, docstrings and CLI tables say what
     the idea is."""
     root = README.parent
-    code = [p for pkg in ("wordle_core", "pipelines", "benchmarks") for p in sorted((root / pkg).rglob("*.py"))]
+    code = [p for pkg in ("wordle_core", "pipelines", "benchmarks")
+            for p in sorted((root / pkg).rglob("*.py"))]
     data = sorted((root / "wordle_core" / "data").rglob("*.md"))
     for path in [README, *sorted((root / "docs").glob("*.md")), *sorted((root / "configs").glob("*.yaml")),
                  *code, *data]:  # docstrings, help texts and Avro schema docs are user text too
