@@ -81,4 +81,12 @@ def test_rank_writes_avro_and_csv(small_lex: Lexicon, lists: list[str], tmp_path
         assert r["total"] == s.opener_value(small_lex.guess_id(r["opener"]))
     kth = summary["kth_total"]
     assert all(r["lower_bound"] > kth for r in recs if r["proof"] == "bound")
+    proofs = [r["proof"] for r in recs]
+    assert (summary["exact"], summary["no_win"], summary["by_bound"]) == (
+        proofs.count("exact"), proofs.count("no-win"), proofs.count("bound"))
+    with open(avro_path, "rb") as fh:  # how it was made, in the header
+        meta = fastavro.reader(fh).metadata
+    assert meta["wordle_lab.kth_total"] == str(kth) and meta["wordle_lab.k"] == "5"
+    assert meta["wordle_lab.fingerprint"] == small_lex.fingerprint
+    assert int(meta["wordle_lab.exact_searches"]) == proofs.count("exact")
     assert main(["optimal", *lists, "--rank", "0"]) == 2

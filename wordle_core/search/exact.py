@@ -468,7 +468,7 @@ class OpenerRanking:
     openers: list[RankedOpener]  # every opener considered: top k first, then by bound
     seconds: float
     cpu_seconds: float
-    exact_searches: int  # openers whose exact value was established
+    exact_searches: int  # openers whose exact value a search established (not no_win rows)
 
     @property
     def top(self) -> list[RankedOpener]:
@@ -577,7 +577,7 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
             ranked.append(RankedOpener(lex.guesses[r], None, None, bound[r], secs[r]))
     ranked.sort(key=lambda o: (o.rank is None, o.rank or 0, o.lower_bound, o.opener))
     return OpenerRanking(k, kth_total, len(lex.answers), ranked, time.perf_counter() - t0,
-                         time.process_time() - c0, len(exact))
+                         time.process_time() - c0, len(set(exact) - no_win))
 
 
 def _bar(progress: bool, total: int, desc: str):

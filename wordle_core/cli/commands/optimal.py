@@ -169,10 +169,12 @@ def _rank(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
     command = f"wordle-lab optimal --lexicon {lex.name} --rank {args.rank}" + \
         (" --hard" if args.hard else "") + (f" --guesses {pool}" if pool != "all" else "")
     write_rank(recs, f"{stem}.avro", f"{stem}.csv", rank_metadata(res, lex, mode, command))
-    n_exact = sum(1 for r in recs if r["proof"] != "bound")
+    n_exact = sum(1 for r in recs if r["proof"] == "exact")
+    n_none = sum(1 for r in recs if r["proof"] == "no-win")
     summary = {"lexicon": lex.name, "mode": mode, "guess_pool": pool, "k": res.k,
                "kth_total": res.kth_total if res.kth_total < INF else None,
-               "openers": len(recs), "exact": n_exact, "by_bound": len(recs) - n_exact,
+               "openers": len(recs), "exact": n_exact, "no_win": n_none,
+               "by_bound": len(recs) - n_exact - n_none,
                "seconds": round(res.seconds, 1), "cpu_seconds": round(res.cpu_seconds, 1),
                "top": [{"rank": o.rank, "opener": o.opener, "total": o.total} for o in res.top],
                "files": [f"{stem}.avro", f"{stem}.csv"]}
@@ -180,7 +182,8 @@ def _rank(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
         print_json(summary)
         return 0
     print(f"{lex.name} {mode}, guesses {pool}: the {res.k} best openers, proven "
-          f"({n_exact} exact totals, {len(recs) - n_exact} openers worse by a lower bound; "
+          f"({n_exact} exact totals, {len(recs) - n_exact - n_none} openers worse by a lower bound"
+          f"{f', {n_none} without a guaranteed win' if n_none else ''}; "
           f"{res.cpu_seconds:.0f} CPU-s)")
     for o in res.top[:10]:
         print(f"  {o.rank:>3}. {o.opener.upper()}  {o.total:,}  mean {o.total / res.n_answers:.4f}")
