@@ -111,10 +111,10 @@ def test_rank_proven_prints_the_shipped_top(capsys) -> None:
 
 
 def test_rank_proven_refuses_in_one_line(capsys) -> None:
-    if shipped_rank(load_lexicon("nyt"), "hard") is None:
-        assert main(["rank", "--proven", "--lexicon", "nyt", "--mode", "hard"]) == 2
-        err = capsys.readouterr().err.strip().splitlines()
-        assert len(err) == 1 and "no proven ranking ships for nyt hard" in err[0]
+    assert shipped_rank(load_lexicon("nyt2023"), "normal") is None
+    assert main(["rank", "--proven", "--lexicon", "nyt2023"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "no proven ranking ships for nyt2023 normal" in err[0]
     assert main(["rank", "--proven", "--by", "win3"]) == 2
     assert "exact total only" in capsys.readouterr().err
 
