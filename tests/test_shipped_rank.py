@@ -20,7 +20,7 @@ from wordle_core.game.lexicon import Lexicon, load_lexicon
 from wordle_core.search.exact import ExactSolver
 from wordle_core.tables.exact import proven_worth, shipped_rank, shipped_values
 
-SHIPPED = [("wordle", "normal"), ("nyt", "normal")]
+SHIPPED = [("wordle", "normal"), ("nyt", "normal"), ("wordle", "hard"), ("nyt", "hard")]
 # published exact totals on the original lists (Selby, "The best strategies for Wordle")
 PUBLISHED = {"salet": 7920, "crate": 7926, "trace": 7926, "slate": 7928}
 # ... and his top ten, in order (ties at 7,926 alphabetical)
@@ -49,6 +49,25 @@ def test_every_row_proves_its_place(name: str, mode: str) -> None:
             assert r["total"] > kth or r["opener"] > last
         else:
             assert r["proof"] == "no-win" and mode == "hard"
+
+
+@pytest.mark.parametrize("name", ["wordle", "nyt"])
+def test_hard_mode_agrees_with_the_shipped_verdicts(name: str) -> None:
+    """No-win rows are exactly the openers proven infeasible; every ranked one is feasible;
+    SALET's hard-mode optimum is the published 8,122 on the original lists."""
+    from wordle_core.tables.verdicts import shipped_verdicts
+
+    lex = load_lexicon(name)
+    got = shipped_rank(lex, "hard")
+    verdicts = shipped_verdicts(lex)
+    assert {r["opener"] for r in got.records if r["proof"] == "no-win"} == \
+        {w for w, v in verdicts.items() if v == "infeasible"}
+    assert all(verdicts[r["opener"]] == "feasible" for r in got.top)
+    normal = {r["opener"]: r["total"] for r in shipped_rank(lex, "normal").top}
+    for r in got.top:  # hard mode only removes strategies: never better than normal mode
+        assert normal.get(r["opener"], r["total"]) <= r["total"]
+    if name == "wordle":
+        assert (got.top[0]["opener"], got.top[0]["total"]) == ("salet", 8122)
 
 
 def test_published_totals_and_the_exact_table_agree() -> None:
@@ -88,7 +107,7 @@ def test_other_word_lists_get_nothing() -> None:
     lex = load_lexicon("wordle")
     other = replace(lex, answers=lex.answers[1:])
     assert isinstance(other, Lexicon) and shipped_rank(other, "normal") is None
-    assert shipped_rank(lex, "hard") is None or shipped_rank(lex, "hard").top
+    assert shipped_rank(other, "hard") is None
 
 
 def test_proven_worth_includes_the_ranking() -> None:
