@@ -406,8 +406,9 @@ def proven_rankings(ranks: pd.DataFrame) -> list[dict[str, Any]]:
 
     out = []
     for lex, mode in sorted(set(zip(ranks["lexicon"], ranks["mode"], strict=True)),
-                            key=lambda k: (k[0], {"normal": 0, "hard": 1}.get(k[1], 2))):
-        got = shipped_rank(load_lexicon(lex), mode) if lex in BUILTINS else None
+                            key=lambda k: group_order((k[0], "", k[1]))):
+        lexicon = load_lexicon(lex) if lex in BUILTINS else None
+        got = shipped_rank(lexicon, mode) if lexicon is not None else None
         if got is None:
             continue
         proofs: dict[str, int] = {}
@@ -415,7 +416,8 @@ def proven_rankings(ranks: pd.DataFrame) -> list[dict[str, Any]]:
             if r["rank"] is None:
                 proofs[r["proof"]] = proofs.get(r["proof"], 0) + 1
         about = got.about
-        out.append({"lexicon": lex, "mode": mode, "answers": _answers(lex), "k": int(about["wordle_lab.k"]),
+        out.append({"lexicon": lex, "mode": mode, "answers": len(lexicon.answers),
+                    "k": int(about["wordle_lab.k"]),
                     "kth": int(about["wordle_lab.kth_total"]), "openers": len(got.records),
                     "top": [[r["opener"], int(r["total"])] for r in got.top],
                     "worse_exact": proofs.get("exact", 0), "worse_bound": proofs.get("bound", 0),
@@ -433,12 +435,6 @@ def proven_table(proven: list[dict[str, Any]]) -> pd.DataFrame:
              "mean": round(t / p["answers"], 6)}
             for p in proven for i, (w, t) in enumerate(p["top"], 1)]
     return pd.DataFrame(rows, columns=["lexicon", "mode", "rank", "opener", "total", "mean"])
-
-
-def _answers(lexicon: str) -> int:
-    from wordle_core.game.lexicon import load_lexicon
-
-    return len(load_lexicon(lexicon).answers)
 
 
 def build_report(input_dir: str | Path, output_dir: str | Path, *, title: str | None = None) -> list[Path]:

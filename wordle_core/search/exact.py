@@ -522,27 +522,23 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
         bar.close()
     order = np.lexsort((rows, lb2))
     rows, lb2 = rows[order], lb2[order]
-    exact: dict[int, int] = {}  # row -> exact total
+    exact: dict[int, int] = {r: INF for r in rows.tolist() if r in no_win}  # row -> exact total
     bound: dict[int, int] = {}  # row -> lower bound (> k-th at the time)
-    secs: dict[int, float] = {}
+    secs: dict[int, float] = dict.fromkeys(exact, 0.0)
     top: list[tuple[int, str, int]] = []  # (total, word, row), sorted, at most k
     bar = _bar(progress, len(rows), f"rank {k}")
     for i in range(len(rows)):
         r = int(rows[i])
         kth = top[-1][0] if len(top) >= k else None
-        if r in no_win:
-            exact[r], secs[r] = INF, 0.0
+        if r in no_win:  # already in exact
             if bar is not None:
                 bar.update(1)
             continue
         if kth is not None and lb2[i] > kth:  # sorted: this bound proves the rest
             for j in range(i, len(rows)):
                 rj = int(rows[j])
-                if rj in no_win:
-                    exact[rj] = INF
-                else:
-                    bound[rj] = int(lb2[j])
-                secs[rj] = 0.0
+                if rj not in no_win:
+                    bound[rj], secs[rj] = int(lb2[j]), 0.0
             if bar is not None:
                 bar.total = bar.n
             break

@@ -327,7 +327,6 @@ def write_avro_and_csv(avro_path: str | Path, csv_path: str | Path, schema: dict
     tables the package ships and of ``optimal --rank``. Deterministic: the same rows and
     metadata give the same bytes."""
     import csv
-    import hashlib
 
     import fastavro
 
@@ -344,3 +343,25 @@ def write_avro_and_csv(avro_path: str | Path, csv_path: str | Path, schema: dict
     w.writeheader()
     w.writerows(rows)
     atomic_write_text(Path(csv_path), text.getvalue())
+
+
+def read_with_metadata(data: bytes) -> tuple[list[dict[str, Any]], dict[str, str]]:
+    """(records, ``wordle_lab.*`` metadata) of one small Avro file's bytes, such as a table
+    :func:`write_avro_and_csv` wrote."""
+    import fastavro
+
+    reader = fastavro.reader(io.BytesIO(data))
+    meta = {k: v.decode() if isinstance(v, bytes) else str(v) for k, v in reader.metadata.items()
+            if k.startswith("wordle_lab.")}
+    return list(reader), meta
+
+
+def shipped_bytes(path: str) -> bytes | None:
+    """The bytes of a table shipped under ``wordle_core/data/`` (``path`` relative to it),
+    or None when the package has none there."""
+    from importlib import resources
+
+    try:
+        return resources.files("wordle_core.data").joinpath(path).read_bytes()
+    except (FileNotFoundError, OSError):
+        return None

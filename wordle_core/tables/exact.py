@@ -15,14 +15,13 @@ import csv
 import io
 from dataclasses import dataclass
 from functools import cache
-from importlib import resources
 from typing import Any
 
 import fastavro
 
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.search.exact import INF, OpenerRanking
-from wordle_core.tables.avro import write_avro_and_csv
+from wordle_core.tables.avro import read_with_metadata, shipped_bytes, write_avro_and_csv
 
 RANK_SCHEMA = fastavro.parse_schema({
     "type": "record", "name": "OptimalRank", "namespace": "org.wordlelab.v1",
@@ -101,15 +100,8 @@ class ShippedRank:
 
 @cache
 def _shipped_rank(lexicon: str, mode: str) -> ShippedRank | None:
-    try:
-        data = resources.files("wordle_core.data").joinpath(
-            SHIPPED_RANK.format(lexicon=lexicon, mode=mode)).read_bytes()
-    except (FileNotFoundError, OSError):
-        return None
-    reader = fastavro.reader(io.BytesIO(data))
-    meta = {k: v.decode() if isinstance(v, bytes) else str(v) for k, v in reader.metadata.items()
-            if k.startswith("wordle_lab.")}
-    return ShippedRank(list(reader), meta)
+    data = shipped_bytes(SHIPPED_RANK.format(lexicon=lexicon, mode=mode))
+    return None if data is None else ShippedRank(*read_with_metadata(data))
 
 
 def shipped_rank(lexicon: Lexicon, mode: str) -> ShippedRank | None:
@@ -128,13 +120,11 @@ def shipped_values(lexicon: str, mode: str) -> dict[str, int | None]:
     Empty when nothing is shipped for this lexicon and mode. Openers missing from the
     table are not computed yet (the tables are filled in by resumable runs).
     """
-    try:
-        text = resources.files("wordle_core.data").joinpath(
-            f"exact/{lexicon}-{mode}.csv").read_text(encoding="utf-8")
-    except (FileNotFoundError, OSError):
+    data = shipped_bytes(f"exact/{lexicon}-{mode}.csv")
+    if data is None:
         return {}
     out: dict[str, int | None] = {}
-    for row in csv.DictReader(io.StringIO(text)):
+    for row in csv.DictReader(io.StringIO(data.decode("utf-8"))):
         out[row["opener"]] = int(row["total"]) if row["total"] else None
     return out
 

@@ -15,16 +15,14 @@ game within the limit; ``infeasible``: proven that none does), ``seconds`` and
 
 from __future__ import annotations
 
-import io
 from functools import cache
-from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import fastavro
 
 from wordle_core.game.lexicon import Lexicon
-from wordle_core.tables.avro import write_avro_and_csv
+from wordle_core.tables.avro import read_with_metadata, shipped_bytes, write_avro_and_csv
 
 VERDICT_SCHEMA = fastavro.parse_schema({
     "type": "record", "name": "ShippedHardVerdict", "namespace": "org.wordlelab.v1",
@@ -66,19 +64,14 @@ def write_verdicts(records: list[dict[str, Any]], dest: str | Path, lexicon: Lex
 
 def read_verdicts(data: bytes) -> tuple[dict[str, str], dict[str, str]]:
     """(opener -> verdict, metadata) of one shipped Avro file's bytes."""
-    reader = fastavro.reader(io.BytesIO(data))
-    meta = {k: v.decode() if isinstance(v, bytes) else str(v) for k, v in reader.metadata.items()
-            if k.startswith("wordle_lab.")}
-    return {r["opener"]: r["verdict"] for r in reader}, meta
+    records, meta = read_with_metadata(data)
+    return {r["opener"]: r["verdict"] for r in records}, meta
 
 
 @cache
 def _shipped(name: str) -> tuple[dict[str, str], dict[str, str]]:
-    try:
-        data = resources.files("wordle_core.data").joinpath(f"hard/{name}.avro").read_bytes()
-    except (FileNotFoundError, OSError):
-        return {}, {}
-    return read_verdicts(data)
+    data = shipped_bytes(f"hard/{name}.avro")
+    return ({}, {}) if data is None else read_verdicts(data)
 
 
 def shipped_verdicts(lexicon: Lexicon) -> dict[str, str]:
