@@ -1,4 +1,4 @@
-"""`default` strategy: milliseconds per whole tree, normal and hard mode, on a seeded sample.
+"""`default` strategy: milliseconds per whole tree, old vs new, normal and hard mode, one run.
 
 The targets: <= 60 ms per tree in normal mode, <= 100 ms in hard mode (2-core
 machine). Each opener's tree is built with a fresh strategy (empty memo), as a pipeline
@@ -6,62 +6,120 @@ worker meets a new opener only after many others, so this is the pessimistic fig
 ``--shared`` keeps one strategy for the whole sample, as a worker does. CPU time
 (process) is printed next to wall time because the machines are shared.
 
+*new* is this tree; *old* is a checkout given by ``--old`` (omit it to measure this tree
+only). Each side runs in its own subprocess with ``PYTHONPATH`` set to its root, the JIT
+warmed up before timing; the two sides alternate per mode (old, new). Every tree must be
+the same on both sides (total and a hash of its shape): the script exits 1 if not.
+
 Run::
 
     python benchmarks/bench_default_tree.py                    # 20 openers of wordle
+    python benchmarks/bench_default_tree.py --old ../ref --openers 6 --modes normal
     python benchmarks/bench_default_tree.py --openers 40 --shared --modes hard
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
+import os
 import statistics
+import subprocess
+import sys
 import time
+from pathlib import Path
 
-import numpy as np
-
-from wordle_core.game.lexicon import load_lexicon
-from wordle_core.game.matrix import pattern_matrix
-from wordle_core.game.state import GameState
-from wordle_core.game.tree import Tree
-from wordle_core.strategies import get_strategy
-
+ROOT = Path(__file__).resolve().parents[1]
 TARGET_MS = {"normal": 60, "hard": 100}
 
 
-def main() -> None:
+def worker(lexicon: str, mode: str, n_openers: int, seed: int, shared: bool) -> None:
+    """Child process: one JSON line per tree (opener, CPU and wall ms, total, shape hash)."""
+    import numpy as np
+
+    from wordle_core.game.lexicon import load_lexicon
+    from wordle_core.game.matrix import pattern_matrix
+    from wordle_core.game.state import GameState
+    from wordle_core.game.tree import Tree
+    from wordle_core.strategies import get_strategy
+
+    lex = load_lexicon(lexicon)
+    mat = pattern_matrix(lex)
+    hard = mode == "hard"
+    rows = np.random.default_rng(seed).permutation(len(lex.guesses))[:n_openers]
+    Tree.build(get_strategy("default"), GameState.new(lex, hard, mat), lex.guess_id(lex.answers[0]))
+    strat = get_strategy("default")
+    for r in rows:
+        if not shared:
+            strat = get_strategy("default")
+        c0, t0 = time.process_time(), time.perf_counter()
+        tree = Tree.build(strat, GameState.new(lex, hard, mat), int(r))
+        cpu = (time.process_time() - c0) * 1000
+        wall = (time.perf_counter() - t0) * 1000
+        lengths = tree.lengths()
+        shape = hashlib.sha256(repr((tree.guess, tree.parent, tree.pattern_in)).encode()).hexdigest()
+        print(json.dumps({"opener": lex.guesses[int(r)], "cpu_ms": round(cpu, 2),
+                          "wall_ms": round(wall, 2), "total": int(lengths.sum()),
+                          "lost": int((lengths > lex.max_guesses).sum()), "shape": shape[:16]}),
+              flush=True)
+
+
+def run_side(root: str, args: argparse.Namespace, mode: str) -> list[dict]:
+    env = dict(os.environ, PYTHONPATH=root)
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", args.lexicon, mode,
+           str(args.openers), str(args.seed), "1" if args.shared else "0"]
+    proc = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stderr[-2000:])
+        raise SystemExit(f"bench_default_tree: {root} {mode} failed (exit {proc.returncode})")
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--worker"]:
+        worker(argv[1], argv[2], int(argv[3]), int(argv[4]), argv[5] == "1")
+        return 0
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lexicon", default="wordle")
     ap.add_argument("--openers", type=int, default=20, help="sample size (seeded)")
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--modes", default="normal,hard")
     ap.add_argument("--shared", action="store_true", help="one strategy (and memo) for the sample")
-    args = ap.parse_args()
-    lex = load_lexicon(args.lexicon)
-    mat = pattern_matrix(lex)
-    rows = np.random.default_rng(args.seed).permutation(len(lex.guesses))[:args.openers]
-    warm = get_strategy("default")
-    for hard in (False, True):  # compile every kernel before timing
-        Tree.build(warm, GameState.new(lex, hard, mat), lex.guess_id("salet"))
-    print(f"{lex.name}: `default` trees from {len(rows)} seeded openers "
-          f"({'one shared strategy' if args.shared else 'a fresh strategy per opener'})")
-    for mode in args.modes.split(","):
-        hard = mode == "hard"
-        strat = get_strategy("default")
-        cpu, wall, lost = [], [], 0
-        for r in rows:
-            if not args.shared:
-                strat = get_strategy("default")
-            c0, t0 = time.process_time(), time.perf_counter()
-            tree = Tree.build(strat, GameState.new(lex, hard, mat), int(r))
-            cpu.append((time.process_time() - c0) * 1000)
-            wall.append((time.perf_counter() - t0) * 1000)
-            lost += int((tree.lengths() > lex.max_guesses).sum())
-        print(f"  {mode:<6} CPU ms/tree mean {statistics.mean(cpu):8.1f}  median "
-              f"{statistics.median(cpu):8.1f}  max {max(cpu):8.1f}   wall mean "
-              f"{statistics.mean(wall):8.1f}   target <= {TARGET_MS[mode]} ms   "
-              f"games over the limit {lost}")
+    ap.add_argument("--old", help="root of an older checkout to compare against")
+    args = ap.parse_args(argv)
+    if args.openers < 1:
+        ap.error("--openers must be at least 1")
+    sides = ([("old", args.old)] if args.old else []) + [("new", str(ROOT))]
+    print(f"{args.lexicon}: `default` trees from {args.openers} seeded openers "
+          f"({'one shared strategy' if args.shared else 'a fresh strategy per opener'}); "
+          f"CPU ms per tree", flush=True)
+    print(f"{'mode':<7}{'side':<5}{'mean':>9}{'median':>9}{'max':>10}{'wall mean':>11}"
+          f"{'target':>8}{'lost':>6}", flush=True)
+    ok = True
+    for mode in [m for m in args.modes.split(",") if m]:
+        res = {name: run_side(root, args, mode) for name, root in sides}
+        for name, rows in res.items():
+            cpu = [r["cpu_ms"] for r in rows]
+            print(f"{mode:<7}{name:<5}{statistics.fmean(cpu):>9.1f}{statistics.median(cpu):>9.1f}"
+                  f"{max(cpu):>10.1f}{statistics.fmean(r['wall_ms'] for r in rows):>11.1f}"
+                  f"{TARGET_MS[mode]:>8}{sum(r['lost'] for r in rows):>6}", flush=True)
+        if "old" in res:
+            old = statistics.fmean(r["cpu_ms"] for r in res["old"])
+            new = statistics.fmean(r["cpu_ms"] for r in res["new"])
+            med = statistics.median(a["cpu_ms"] / b["cpu_ms"]
+                                    for a, b in zip(res["old"], res["new"], strict=True))
+            print(f"{mode:<7}old/new: mean {old / new:.2f}x, median per tree {med:.2f}x", flush=True)
+            bad = [a["opener"] for a, b in zip(res["new"], res["old"], strict=True)
+                   if (a["total"], a["shape"]) != (b["total"], b["shape"])]
+            if bad:
+                ok = False
+                print(f"{mode}: TREES DIFFER from the old side: {bad}", flush=True)
+            else:
+                print(f"{mode:<7}{len(res['new'])} trees identical on both sides", flush=True)
+    return 0 if ok else 1
 
 
 if __name__ == "__main__":
-    main()
+    sys.exit(main())

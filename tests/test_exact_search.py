@@ -154,6 +154,60 @@ def test_hard_mode_filter_matches_rules(small_lex: Lexicon) -> None:
                 break
 
 
+def _distinct_reference(mt: np.ndarray, cands: np.ndarray, rows: np.ndarray, green: int
+                        ) -> tuple[np.ndarray, np.ndarray]:
+    """Per guess row: distinct patterns over ``cands`` and whether one is all-green (numpy)."""
+    block = np.sort(mt[np.ix_(cands, rows)].astype(np.int64), axis=0)
+    distinct = 1 + (np.diff(block, axis=0) != 0).sum(axis=0)
+    return distinct, (block == green).any(axis=0)
+
+
+@pytest.mark.parametrize("gather", [False, True])
+def test_bucket_counts_match_numpy_for_every_set_size(wordle: Lexicon, gather: bool) -> None:
+    """``count_buckets`` (pairwise SIMD path up to PAIRS_MAX candidates, bitsets above)
+    against a sort-based numpy count, on every size around the switch, for all 12,972
+    guesses in order (normal mode) or a scattered subset (hard mode's gather)."""
+    from wordle_core.kernels import exact as kn
+    from wordle_core.search.exact import transposed
+
+    mt = transposed(wordle)
+    green = wordle.n_patterns - 1
+    rng = np.random.default_rng(5)
+    all_rows = np.arange(len(wordle.guesses), dtype=np.int32)
+    for n in [1, 2, 3, 5, 17, kn.PAIRS_MAX, kn.PAIRS_MAX + 1, 90]:
+        rows = np.sort(rng.choice(all_rows, 3000, replace=False)).astype(np.int32) if gather \
+            else all_rows
+        # similar words (a bucket of one guess) as well as random ones
+        near = np.flatnonzero(mt[:, int(rng.integers(len(wordle.guesses)))] == 0)
+        for pool in (near, np.arange(len(wordle.answers))):
+            if len(pool) < n:
+                continue
+            cands = np.sort(rng.choice(pool, n, replace=False)).astype(np.int32)
+            nb, isg = kn.count_buckets(mt, cands, rows, green, wordle.n_patterns)
+            ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
+            assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), (n, gather)
+
+
+def test_pairs_count_stops_after_the_first_perfect_split(wordle: Lexicon) -> None:
+    """The perfect-split pass returns the first guess (in row order) that splits the set
+    into singletons, with correct counts for every guess up to its block's end."""
+    from wordle_core.kernels.buckets import distinct_pairs
+    from wordle_core.search.exact import transposed
+
+    mt = transposed(wordle)
+    green = wordle.n_patterns - 1
+    rows = np.arange(len(wordle.guesses), dtype=np.int32)
+    rng = np.random.default_rng(8)
+    for n in (3, 8, 20):
+        cands = np.sort(rng.choice(len(wordle.answers), n, replace=False)).astype(np.int32)
+        ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
+        nb, isg, first, done = distinct_pairs(mt, cands, rows, True, green, True)
+        perfect = np.flatnonzero(ref_nb == n)
+        assert first == (perfect[0] if len(perfect) else -1)
+        assert done >= (first + 1 if first >= 0 else len(rows))
+        assert np.array_equal(nb[:done], ref_nb[:done]) and np.array_equal(isg[:done], ref_g[:done])
+
+
 @pytest.mark.slow
 def test_salet_published_optimum(wordle: Lexicon) -> None:
     """Published (Selby): SALET 7,920 normal (never more than 5), 8,122 hard."""

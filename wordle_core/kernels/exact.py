@@ -36,6 +36,7 @@ import numpy as np
 from numba import njit, prange, types
 from numba.typed import Dict
 
+from wordle_core.kernels.buckets import PAIRS_MAX, distinct_pairs
 from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraints)
     hard_filter,
     obligations_after,
@@ -168,6 +169,13 @@ def _popcount(x: np.uint64) -> int:
 
 
 @njit(cache=True)
+def _is_dense(MT: np.ndarray, legal: np.ndarray) -> bool:
+    """Are the allowed rows all of ``MT``'s guesses in order (normal mode)?"""
+    G = legal.shape[0]
+    return MT.shape[1] == G and G > 0 and legal[0] == 0 and legal[G - 1] == G - 1
+
+
+@njit(cache=True)
 def count_buckets(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: int,
                   n_pat: int):
     """Per allowed guess: number of distinct patterns over ``cands``, and whether one is
@@ -175,10 +183,16 @@ def count_buckets(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: i
 
     The hot loop of the exact search. Guesses are processed in blocks with one
     pattern bitset each; for each candidate its matrix row is read sequentially across
-    the block, so the inner loop is a load, a shift and an OR.
+    the block, so the inner loop is a load, a shift and an OR. Sets of at most
+    :data:`PAIRS_MAX` candidates go to :func:`~wordle_core.kernels.buckets.distinct_pairs`
+    instead (the same numbers, by SIMD pairwise comparisons).
     """
     G = legal.shape[0]
     n = cands.shape[0]
+    dense = _is_dense(MT, legal)
+    if n <= PAIRS_MAX:
+        nb, isg, _, _ = distinct_pairs(MT, cands, legal, dense, green, False)
+        return nb, isg
     nw = (n_pat + 63) // 64
     blk = 256
     bits = np.zeros((blk, nw), np.uint64)
@@ -186,7 +200,6 @@ def count_buckets(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: i
     isg = np.empty(G, np.bool_)
     gw = green >> 6
     gb = np.uint64(1) << np.uint64(green & 63)
-    dense = MT.shape[1] == G and G > 0 and legal[0] == 0 and legal[G - 1] == G - 1
     for g0 in range(0, G, blk):
         m = min(blk, G - g0)
         bits[:m, :] = 0
@@ -341,13 +354,28 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, d, beta, width, ex
         if lb_known >= beta:
             _store(memo, key, lb_known, 0, -1)
             return lb_known
+    G = legal.shape[0]
+    counted = False  # nb_all / isg_all hold every guess's bucket count already
+    nb_all = np.empty(0, np.int64)
+    isg_all = np.empty(0, np.bool_)
     if lb_known == 2 * n:
         # no candidate splits perfectly; a non-candidate that does costs 2n, the bound.
-        # (Early exit per guess at the first shared pattern: cheaper than a full scan.)
-        for i in range(legal.shape[0]):
-            if _is_perfect(MT, cands, legal[i], seen):
-                _store(memo, key, 2 * n, 1, legal[i])
+        if n <= PAIRS_MAX:
+            # small set: count every guess's buckets a block at a time (SIMD) and stop
+            # at the first perfect one; if there is none, the counts serve the scan.
+            nb_all, isg_all, first, done = distinct_pairs(MT, cands, legal,
+                                                           _is_dense(MT, legal), green, True)
+            stats[ST_CELLS] += n * done
+            if first >= 0:
+                _store(memo, key, 2 * n, 1, legal[first])
                 return 2 * n
+            counted = True
+        else:
+            # (early exit per guess at the first shared pattern: cheaper than a scan)
+            for i in range(G):
+                if _is_perfect(MT, cands, legal[i], seen):
+                    _store(memo, key, 2 * n, 1, legal[i])
+                    return 2 * n
         if d == 2:  # the next guess must leave only singletons: impossible
             _store(memo, key, INF, 1, -1)
             return INF
@@ -358,34 +386,45 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, d, beta, width, ex
         return INF
     # 2. bucket count of every allowed guess (bitsets): the bound of each guess.
     stats[ST_SCANS] += 1
-    G = legal.shape[0]
     T = 3 * n - beta  # a guess scoring B + [green] <= T has the bound 3n - B - [g] >= beta
-    nb = np.empty(G, np.int64)
-    isg = np.empty(G, np.bool_)
     sel = np.empty(G, np.int64)
     n_sel = 0
     for i in range(G):
         u = ub[legal[i]]
         if u > n:
             u = n
-        if u + 1 <= T:  # skipped: an upper bound of its buckets (and "green") stands in
-            nb[i] = u
-            isg[i] = True
-        else:
+        if u + 1 > T:  # else skipped: its bound 3n - B - [g] >= 3n - u - 1 >= beta
             sel[n_sel] = i
             n_sel += 1
     if 5 * n_sel >= 2 * G:  # a sequential read of every guess is faster than a gather
         n_sel = G
-        nb, isg = count_buckets(MT, cands, legal, green, n_pat)
-    elif n_sel > 0:
-        rows = np.empty(n_sel, legal.dtype)
-        for t in range(n_sel):
-            rows[t] = legal[sel[t]]
-        nb2, isg2 = count_buckets(MT, cands, rows, green, n_pat)
-        for t in range(n_sel):
-            nb[sel[t]] = nb2[t]
-            isg[sel[t]] = isg2[t]
-    stats[ST_CELLS] += n * n_sel
+        if counted:  # the perfect-split pass above counted every guess
+            nb, isg = nb_all, isg_all
+        else:
+            nb, isg = count_buckets(MT, cands, legal, green, n_pat)
+    else:
+        # skipped guesses: an upper bound of their buckets (and "green") stands in
+        nb = np.empty(G, np.int64)
+        isg = np.empty(G, np.bool_)
+        for i in range(G):
+            u = ub[legal[i]]
+            nb[i] = u if u < n else n
+            isg[i] = True
+        if n_sel > 0:
+            if counted:
+                for t in range(n_sel):
+                    nb[sel[t]] = nb_all[sel[t]]
+                    isg[sel[t]] = isg_all[sel[t]]
+            else:
+                rows = np.empty(n_sel, legal.dtype)
+                for t in range(n_sel):
+                    rows[t] = legal[sel[t]]
+                nb2, isg2 = count_buckets(MT, cands, rows, green, n_pat)
+                for t in range(n_sel):
+                    nb[sel[t]] = nb2[t]
+                    isg[sel[t]] = isg2[t]
+    if not counted:
+        stats[ST_CELLS] += n * n_sel
     lb1 = np.empty(G, np.int64)
     minlb = INF
     for i in range(G):
@@ -431,18 +470,23 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, d, beta, width, ex
     # 4. expand guesses: the heuristic's top `width` first, then (exact) every other
     #    guess in order of its bound until the bound reaches the best total.
     # the children's bucket bounds: this node's counts (a child is a subset of cands)
-    cub = ub.copy()
-    for i in range(G):
-        cub[legal[i]] = nb[i]
+    if _is_dense(MT, legal) and ub.shape[0] == G:
+        cub = nb  # every row is allowed, in order: the counts are the bounds
+    else:
+        cub = ub.copy()
+        for i in range(G):
+            cub[legal[i]] = nb[i]
     top = rest[_top_w(h, width)]
-    tried = np.zeros(G, np.bool_)
+    # width-limited: just the top guesses (distinct); exact: then every guess by bound
+    tried = np.zeros(G if exact else 0, np.bool_)
     order = np.concatenate((top, rest)) if exact else top
     n_order = order.shape[0]
     for oi in range(n_order):
         i = order[oi]
-        if tried[i]:
-            continue
-        tried[i] = True
+        if exact:
+            if tried[i]:
+                continue
+            tried[i] = True
         limit = best if best < beta else beta
         if lb1[i] >= limit:
             if oi >= top.shape[0]:
