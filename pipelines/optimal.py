@@ -60,8 +60,6 @@ import fastavro
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
-from wordle_core.errors import WordleError
-
 from . import sink
 from .config import ConfigError
 from .generation import write_bytes
@@ -327,8 +325,9 @@ def _add_args(p) -> None:
 
 def run(argv: Sequence[str] | None = None) -> int:
     """Entry point (``python -m pipelines.optimal``); returns the exit code."""
-    from wordle_core.errors import OneLineParser
+    from wordle_core.errors import OneLineParser, one_line_errors
 
+    from .cli import guarded
     from .options import add_job_args, config_from
     from .runner import execute
 
@@ -337,11 +336,10 @@ def run(argv: Sequence[str] | None = None) -> int:
     add_job_args(p, play=False)
     _add_args(p)
     ns, beam_args = p.parse_known_args(list(sys.argv[1:] if argv is None else argv))
-    try:
-        return _run(ns, beam_args, config_from, execute)
-    except WordleError as exc:  # ConfigError, PipelineError, lexicon errors
-        sys.stderr.write(f"pipelines.optimal: error: {exc}\n")
-        return 2
+    # errors (ConfigError, PipelineError, lexicon errors) and Ctrl-C / SIGTERM: one line,
+    # exit 2 / 130 / 143; finished parts stay for --resume
+    return one_line_errors(lambda: guarded(_run)(ns, beam_args, config_from, execute),
+                           prog="pipelines.optimal")
 
 
 def _run(ns, beam_args, config_from, execute) -> int:

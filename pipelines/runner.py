@@ -241,10 +241,41 @@ def local_dask_cluster(n_workers: int) -> Iterator[str]:
         cluster.close()
 
 
+class _NoInterruptTraces(logging.Filter):
+    """Drop Beam's ERROR record of a DoFn that an interrupt stopped (a Ctrl-C is one line)."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        info = record.exc_info
+        return not (info and info[1] is not None and interrupt_in(info[1]) is not None)
+
+
+_NO_INTERRUPT_TRACES = _NoInterruptTraces()
+
+
 def _quiet_beam() -> None:
     # Worker log lines are forwarded at WARNING by the local job service: too noisy.
     for name in ("apache_beam", "distributed"):
         logging.getLogger(name).setLevel(logging.ERROR)
+    common = logging.getLogger("apache_beam.runners.common")
+    if _NO_INTERRUPT_TRACES not in common.filters:
+        common.addFilter(_NO_INTERRUPT_TRACES)
+
+
+def interrupt_in(exc: BaseException) -> KeyboardInterrupt | None:
+    """The Ctrl-C / SIGTERM behind ``exc``, if any.
+
+    With the in-memory DirectRunner a DoFn runs in the driver's thread, so the signal
+    handler's exception is raised inside it, and Beam re-raises it wrapped
+    (``RuntimeError: KeyboardInterrupt [while running ...]``); the chain keeps it.
+    """
+    seen: set[int] = set()
+    e: BaseException | None = exc
+    while e is not None and id(e) not in seen:
+        if isinstance(e, KeyboardInterrupt):
+            return e
+        seen.add(id(e))
+        e = e.__cause__ or e.__context__
+    return None
 
 
 @dataclass
@@ -490,6 +521,9 @@ def execute(
         except (WordleError, KeyboardInterrupt):
             raise
         except Exception as exc:  # worker-side or runner error: one line, the trace in a log
+            stop = interrupt_in(exc)
+            if stop is not None:  # a Ctrl-C / SIGTERM inside a DoFn (in-memory runner)
+                raise (stop if isinstance(stop, Interrupted) else Interrupted(signal.SIGINT)) from None
             raise as_failure(exc, None if dry else gen, f"{stage} failed on the {runner}") from exc
         seconds = time.perf_counter() - t0
     counters = {} if dry else _counters(result)

@@ -122,3 +122,42 @@ def test_ship_collects_finished_parts(tmp_path) -> None:
     want = _want(load_lexicon(LEX).guesses[40:44], False)
     assert len(rows) == 2 and all(int(r["total"]) == want[r["opener"]] for r in rows)
     assert (tmp_path / "data" / f"{LEX}-normal.avro").stat().st_size > 0
+
+
+def test_ctrl_c_inside_a_long_proof_is_one_line_and_prompt(tmp_path) -> None:
+    """A SIGINT / SIGTERM while the compiled search is deep in a proof of minutes (KAAMA
+    on nyt: its first bucket alone takes minutes) stops the in-memory run at once: one
+    line, exit 130 / 143, no traceback, the finished part kept for --resume."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    nyt = load_lexicon("nyt")
+    ExactSolver(nyt).opener_value(nyt.guess_id("salet"))  # compiled (and cached) before timing
+    out = tmp_path / "out"
+    for sig, code, openers in ((signal.SIGINT, 130, "salet,kaama"), (signal.SIGTERM, 143, "kaama")):
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "pipelines.optimal", "--lexicon", "nyt", "--openers", openers,
+             "--part-size", "1", "--output", str(out), "--no-progress", "--resume", *LOCAL],
+            cwd=root, env=dict(os.environ, PYTHONPATH=str(root)), stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE, text=True)
+        parts = out / "optimal_parts"
+        t0 = time.time()
+        while time.time() - t0 < 120 and len(list(parts.glob("*.avro"))) < 1:  # SALET proved
+            assert proc.poll() is None, proc.stderr.read()[-800:]
+            time.sleep(0.2)
+        time.sleep(3)  # now inside KAAMA's proof
+        assert proc.poll() is None
+        t1 = time.time()
+        proc.send_signal(sig)
+        _, err = proc.communicate(timeout=120)
+        assert time.time() - t1 < 30, "the interrupt waited for the search to return"
+        assert proc.returncode == code, err[-800:]
+        lines = [x for x in err.splitlines() if x.strip()]
+        assert lines[-1].startswith("pipelines.optimal: interrupted") and "--resume" in lines[-1]
+        assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-800:]
+        assert len(list(parts.glob("*.avro"))) == 1  # SALET's part survives for --resume

@@ -303,8 +303,8 @@ def _store(memo, key, v: int, exact: int, g: int) -> None:
     memo[key] = (v, exact, g)
 
 
-@njit(cache=True)
-def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, d, beta, width, exact, hard,
+@njit(cache=True, nogil=True)
+def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, width, exact, hard,
           memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats):
     """Value of ``cands`` with ``d`` guesses left (exact if ``< beta``, else a bound >= beta).
 
@@ -319,7 +319,9 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, d, beta, width, ex
     ``cands`` (its count over a superset: a parent's scan). A guess with
     ``ub + 1 <= 3n - beta`` cannot have a bound below ``beta``, so the scan skips it:
     most cut-off proofs (a child shown to be no better than ``beta``) then read only
-    the guesses that split the parent well.
+    the guesses that split the parent well. ``ubs`` (``> d`` rows of one entry per guess
+    row) is scratch for the children's ``ub``: row ``d`` holds this node's counts at its
+    allowed rows, and a descendant only reads rows it is allowed, a subset of those.
     """
     n = cands.shape[0]
     if n == 1:
@@ -473,7 +475,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, d, beta, width, ex
     if _is_dense(MT, legal) and ub.shape[0] == G:
         cub = nb  # every row is allowed, in order: the counts are the bounds
     else:
-        cub = ub.copy()
+        cub = ubs[d]  # (no copy: the other rows of cub are never read below this node)
         for i in range(G):
             cub[legal[i]] = nb[i]
     top = rest[_top_w(h, width)]
@@ -547,11 +549,11 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, d, beta, width, ex
                         v = e[0]
                 if v < 0:
                     sub_legal = hard_filter(legal, codes, lcounts, g, pats[k], length, n_sym)
-                    v = solve(MT, codes, lcounts, arow, sub, sub_legal, ng, nn, cub, d - 1, cbeta,
+                    v = solve(MT, codes, lcounts, arow, sub, sub_legal, ng, nn, cub, ubs, d - 1, cbeta,
                               width, exact, hard, memo, est, green, n_pat, length, n_sym,
                               scratch_c, scratch_t, seen, stats)
             else:
-                v = solve(MT, codes, lcounts, arow, sub, legal, cg, cn, cub, d - 1, cbeta, width,
+                v = solve(MT, codes, lcounts, arow, sub, legal, cg, cn, cub, ubs, d - 1, cbeta, width,
                           exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c,
                           scratch_t, seen, stats)
             acc += v

@@ -23,6 +23,7 @@ now on, with ``d`` guesses left. A whole game from an opener is
 from __future__ import annotations
 
 import math
+import threading
 import time
 from dataclasses import dataclass, field
 
@@ -127,6 +128,8 @@ class ExactSolver:
             rows.sort()
         self._base_rows = rows
         self._ub0 = np.full(len(lex.guesses), np.iinfo(np.int32).max, np.int64)
+        self._ubs = np.zeros((0, len(lex.guesses)), np.int64)
+        self._search_thread: threading.Thread | None = None
         self._root: tuple[tuple, np.ndarray] | None = None
         self._cg0 = np.full(lex.length, -1, np.int8)
         self._cn0 = np.zeros(len(lex.alphabet), np.uint8)
@@ -179,27 +182,71 @@ class ExactSolver:
     # --- search -----------------------------------------------------------------------
     def value(self, cands: np.ndarray, legal: np.ndarray, d: int, beta: int = INF + 1,
               cons: tuple[np.ndarray, np.ndarray] | None = None,
-              ub: np.ndarray | None = None) -> int:
+              ub: np.ndarray | None = None, interruptible: bool = False) -> int:
         """Value of a position (exact when below ``beta``); memoised.
 
         ``cons``: the hard-mode obligations of the position (:meth:`obligations`);
         needed in hard mode unless ``legal`` is the whole pool. ``ub``: per guess row, an
         upper bound of its bucket count over ``cands`` (e.g. its count over a superset);
-        only used to skip guesses that cannot matter.
+        only used to skip guesses that cannot matter. ``interruptible``: run the
+        compiled search (which releases the GIL) in a helper thread while this thread
+        waits, so a Ctrl-C or SIGTERM handler runs at once instead of when a search of
+        minutes returns (costs a thread start: for long searches only).
         """
         lex = self.lexicon
         cands = np.ascontiguousarray(cands, dtype=np.int32)
         cg, cn = self._cons(legal, cons)
+        self._wait_abandoned()
         if self.memo_limit is not None and len(self._memo) > self.memo_limit:
             self.reset()
-        v = kn.solve(self._mt, self._codes, self._lcounts, self._arow, cands, legal, cg, cn,
-                     self._ub0 if ub is None else ub, int(d),
-                     int(beta), int(self.width), bool(self.exact),
-                     bool(self.hard), self._memo, self._est, self._green, lex.n_patterns,
-                     lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t, self._seen,
-                     self._stats)
+        args = (self._mt, self._codes, self._lcounts, self._arow, cands, legal, cg, cn,
+                self._ub0 if ub is None else ub, self._ub_scratch(int(d)), int(d),
+                int(beta), int(self.width), bool(self.exact),
+                bool(self.hard), self._memo, self._est, self._green, lex.n_patterns,
+                lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t, self._seen,
+                self._stats)
+        v = self._interruptible(args) if interruptible else kn.solve(*args)
         self._sync_stats()
         return int(v)
+
+    def _interruptible(self, args: tuple) -> int:
+        """``kn.solve(*args)`` in a helper thread; this (main) thread waits in short,
+        signal-aware joins. If a signal handler raises meanwhile, the search is left to
+        finish on its own (it owns the memo and scratch until then, see
+        :meth:`_wait_abandoned`) and the exception goes up at once."""
+        if threading.current_thread() is not threading.main_thread():
+            return kn.solve(*args)  # signals are handled by the main thread anyway
+        out: list[int] = []
+        err: list[BaseException] = []
+
+        def target() -> None:
+            try:
+                out.append(kn.solve(*args))
+            except BaseException as exc:
+                err.append(exc)
+
+        th = threading.Thread(target=target, name="wordle-lab-exact-search", daemon=True)
+        self._search_thread = th
+        th.start()
+        while th.is_alive():
+            th.join(0.2)
+        self._search_thread = None
+        if err:
+            raise err[0]
+        return out[0]
+
+    def _wait_abandoned(self) -> None:
+        """A search left running by an interrupt still owns the memo: wait for it."""
+        th = self._search_thread
+        if th is not None:
+            th.join()
+            self._search_thread = None
+
+    def _ub_scratch(self, d: int) -> np.ndarray:
+        """Rows ``0..d`` of per-guess scratch for the search's bucket bounds (kept)."""
+        if self._ubs.shape[0] <= d:
+            self._ubs = np.zeros((d + 1, len(self.lexicon.guesses)), np.int64)
+        return self._ubs
 
     def best_guess(self, cands: np.ndarray, legal: np.ndarray, d: int,
                    cons: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[int, int]:
@@ -255,7 +302,7 @@ class ExactSolver:
             ccons = kn.cons_child(cg, cn, self._codes, int(opener), int(pats[k]), lex.length) \
                 if self.hard else (cg, cn)
             total += self.value(sub, self.child_rows(legal, opener, int(pats[k])), d - 1,
-                                beta - total - rem, cons=ccons, ub=root_ub)
+                                beta - total - rem, cons=ccons, ub=root_ub, interruptible=True)
             if bar is not None:
                 bar.update(m)
             if total + rem >= beta:
