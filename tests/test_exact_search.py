@@ -167,7 +167,7 @@ def test_bucket_counts_match_numpy_for_every_set_size(wordle: Lexicon, gather: b
     """``count_buckets`` (pairwise SIMD path up to PAIRS_MAX candidates, bitsets above)
     against a sort-based numpy count, on every size around the switch, for all 12,972
     guesses in order (normal mode) or a scattered subset (hard mode's gather)."""
-    from wordle_core.kernels import exact as kn
+    from wordle_core.kernels import buckets as kn
     from wordle_core.search.exact import transposed
 
     mt = transposed(wordle)

@@ -44,6 +44,8 @@ def reference_kernels(monkeypatch):
         for mod in (greedy, collision, hard_safe):
             monkeypatch.setattr(mod, "pick_lexicographic", _ref_pick)
         monkeypatch.setattr(greedy.PartitionStrategy, "perfect_is_best", False)
+        # and every guess scored in full (no ruling out by bucket count first)
+        monkeypatch.setattr(greedy.PartitionStrategy, "promising_rows", lambda self, state, rows: rows)
 
     return use
 
@@ -84,6 +86,10 @@ def test_same_choices_as_the_reference_path(small_lex, reference_kernels, monkey
     assert any(greedy.first_perfect_candidate(st) is None and st.n_candidates <= greedy.PERFECT_POOL_MAX
                and greedy.first_perfect_split(mat, st.legal_rows, st.candidates, small_lex.n_patterns) >= 0
                for st in positions)
+    # ... and the ruling out by bucket count did rule out most guesses at most positions
+    entropy = get_strategy("entropy")
+    kept = [len(entropy.promising_rows(st, st.legal_rows)) / len(st.legal_rows) for st in positions[:150]]
+    assert sum(k < 0.5 for k in kept) > 75, kept
 
 
 def test_fast_tie_rule_is_lexsort(small_lex):

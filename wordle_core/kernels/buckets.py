@@ -12,6 +12,9 @@ sizes, so all of them are computed here and nowhere else:
   properties of :class:`BucketStats`;
 * :func:`weighted_stats` - the same over bucket *masses* (answer-prior weights):
   entropy, sum of squared masses, largest mass;
+* :func:`guess_counts` - only the number of buckets of every guess (bitsets, or
+  pairwise comparisons for small sets): several times cheaper per cell, so the greedy
+  strategies rule out most guesses with it before the full statistics;
 * :func:`first_perfect_split` - the first guess that gives every candidate its own
   pattern (a perfect split), stopping each guess at its first repeated pattern;
 * :func:`bucket_counts` (one guess's counts by pattern) and :func:`split_by_pattern`
@@ -25,8 +28,9 @@ one sequential pass over the candidates' row segments to count and a second to r
 and clear the touched counters, so the table is reused, never re-zeroed and nothing is
 allocated per guess. Big blocks of work are shared between the cores with numba
 ``prange`` (each thread owns a table); results do not depend on the number of threads.
-Few guess rows (a review's two rows, one suggestion) use the row kernel instead, which
-reads the guesses x answers matrix directly. Both kernels add up each guess's
+Few guess rows (a review's two rows, one suggestion, or a sparse subset: at most a
+sixteenth of all rows, whose scattered columns the blocked kernel would gather) use the
+row kernel instead, which reads the guesses x answers matrix directly. Both kernels add up each guess's
 ``s log2 s`` terms in the same order (candidate order, at each bucket's first visit),
 so every number is bit-identical whichever kernel ran.
 
@@ -60,8 +64,10 @@ from wordle_core.errors import TooManyPatternsError
 BLOCK = 64  # guesses per block: 64 x 243 counters (8 or 16 bit) + first-visit lists, about L1 size
 _PERFECT_ROW_SCAN = 128  # at most this many rows: the perfect-split scan reads rows directly
 _ROW_KERNEL_ROWS = 16  # at most this many guess rows: the row kernel (no transposed copy)
+_SPARSE_ROWS = 16  # ... or at most 1/16 of all rows: a gather of scattered columns costs more
 _PARALLEL_CELLS = 400_000  # rows x candidates from which the blocked kernel uses threads
 _TRANSPOSE_MAX_BYTES = 256 << 20  # larger matrices are read row by row (no second copy in memory)
+_COUNT_PATTERNS_MAX = 3**8  # guess_counts' per-guess bitsets: up to 8-letter words
 MAX_PATTERNS = 3**14  # feedback patterns the per-pattern tables support: words of up to 14 letters
 
 
@@ -312,6 +318,71 @@ def distinct_pairs(mt, cands, rows, dense, green, stop_perfect):
                 if cnt[t] == n:
                     return nb, isg, lo + t, lo + m
     return nb, isg, -1, n_g
+
+
+@njit(cache=True, nogil=True)
+def _popcount(x: np.uint64) -> int:
+    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
+    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
+    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
+    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
+
+
+@njit(cache=True, nogil=True)
+def is_dense(MT: np.ndarray, legal: np.ndarray) -> bool:
+    """Are the allowed rows all of ``MT``'s guesses in order (normal mode)?"""
+    G = legal.shape[0]
+    return MT.shape[1] == G and G > 0 and legal[0] == 0 and legal[G - 1] == G - 1
+
+
+@njit(cache=True, nogil=True)
+def count_buckets(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: int,
+                  n_pat: int):
+    """Per allowed guess: number of distinct patterns over ``cands``, and whether one is
+    all-green (the guess is a candidate).
+
+    The hot loop of the exact search. Guesses are processed in blocks with one
+    pattern bitset each; for each candidate its matrix row is read sequentially across
+    the block, so the inner loop is a load, a shift and an OR. Sets of at most
+    :data:`PAIRS_MAX` candidates go to :func:`distinct_pairs` instead (the same
+    numbers, by SIMD pairwise comparisons). ``MT`` is answers x guesses (as
+    :func:`transposed`), ``legal`` the guess columns.
+    """
+    G = legal.shape[0]
+    n = cands.shape[0]
+    dense = is_dense(MT, legal)
+    if n <= PAIRS_MAX:
+        nb, isg, _, _ = distinct_pairs(MT, cands, legal, dense, green, False)
+        return nb, isg
+    nw = (n_pat + 63) // 64
+    blk = 256
+    bits = np.zeros((blk, nw), np.uint64)
+    nb = np.empty(G, np.int64)
+    isg = np.empty(G, np.bool_)
+    gw = green >> 6
+    gb = np.uint64(1) << np.uint64(green & 63)
+    for g0 in range(0, G, blk):
+        m = min(blk, G - g0)
+        bits[:m, :] = 0
+        if dense:  # legal = 0..G-1 (normal mode): a plain sequential read
+            for j in range(n):
+                row = MT[cands[j], g0:g0 + m]
+                for t in range(m):
+                    p = row[t]
+                    bits[t, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+        else:
+            for j in range(n):
+                row = MT[cands[j]]
+                for t in range(m):
+                    p = row[legal[g0 + t]]
+                    bits[t, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+        for t in range(m):
+            c = 0
+            for w in range(nw):
+                c += _popcount(bits[t, w])
+            nb[g0 + t] = c
+            isg[g0 + t] = (bits[t, gw] & gb) != np.uint64(0)
+    return nb, isg
 
 @njit(cache=True, nogil=True)
 def _blocks(mt, cands, rows, dense, n_g, b_lo, b_hi, blk, counts, firsts, n_first, xlogx, buckets, largest,
@@ -607,7 +678,7 @@ def bucket_stats(
         return BucketStats(n, buckets, largest, sum_sq, sum_xl, worst)
     xlogx = xlogx_table(n)
     big = matrix.nbytes > _TRANSPOSE_MAX_BYTES and not _has_transposed(matrix)
-    if n_g <= _ROW_KERNEL_ROWS or big:
+    if n_g <= _ROW_KERNEL_ROWS or big or n_g * _SPARSE_ROWS <= n_all:
         counts = np.zeros(n_patterns, np.int32)
         _rows_kernel(np.asarray(matrix), rows, cands, xlogx, counts, buckets, largest, sum_sq, sum_xl, worst)
     else:
@@ -653,6 +724,28 @@ def weighted_stats(
     kernel = _weighted_parallel if big else _weighted_serial
     kernel(np.asarray(matrix), rows, cands, w, n_patterns, h, sq, mx)
     return WeightedStats(h, sq, mx)
+
+
+def guess_counts(matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray,
+                 n_patterns: int) -> np.ndarray | None:
+    """Number of buckets of every guess row in ``rows`` over ``cands`` (the distinct
+    patterns), or None where the fast kernel does not apply (a matrix too big to
+    transpose, or a pattern space too large for per-guess bitsets).
+
+    :func:`count_buckets` on the transposed matrix: one bitset per guess (or pairwise
+    comparisons for small sets), several times cheaper per cell than the full
+    statistics, so callers use it to rule out guesses before :func:`bucket_stats`.
+    """
+    check_patterns(n_patterns)
+    if n_patterns > _COUNT_PATTERNS_MAX or (matrix.nbytes > _TRANSPOSE_MAX_BYTES
+                                            and not _has_transposed(matrix)):
+        return None
+    rows = np.ascontiguousarray(rows, dtype=np.int64)
+    cands = np.ascontiguousarray(cands, dtype=np.int64)
+    if rows.shape[0] == 0 or cands.shape[0] == 0:
+        return np.zeros(rows.shape[0], np.int64)
+    nb, _ = count_buckets(transposed(matrix), cands, rows, n_patterns - 1, n_patterns)
+    return nb
 
 
 def first_perfect_split(matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray, n_patterns: int) -> int:

@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit, prange, types
 from numba.typed import Dict
 
-from wordle_core.kernels.buckets import PAIRS_MAX, distinct_pairs
+from wordle_core.kernels.buckets import PAIRS_MAX, count_buckets, distinct_pairs, is_dense
 from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraints)
     hard_filter,
     obligations_after,
@@ -158,70 +158,6 @@ def scan(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: int, est: 
         maxb[i] = mb
         h[i] = hs
     return nb, isg, maxb, h
-
-
-@njit(cache=True)
-def _popcount(x: np.uint64) -> int:
-    x = x - ((x >> np.uint64(1)) & np.uint64(0x5555555555555555))
-    x = (x & np.uint64(0x3333333333333333)) + ((x >> np.uint64(2)) & np.uint64(0x3333333333333333))
-    x = (x + (x >> np.uint64(4))) & np.uint64(0x0F0F0F0F0F0F0F0F)
-    return int((x * np.uint64(0x0101010101010101)) >> np.uint64(56))
-
-
-@njit(cache=True)
-def _is_dense(MT: np.ndarray, legal: np.ndarray) -> bool:
-    """Are the allowed rows all of ``MT``'s guesses in order (normal mode)?"""
-    G = legal.shape[0]
-    return MT.shape[1] == G and G > 0 and legal[0] == 0 and legal[G - 1] == G - 1
-
-
-@njit(cache=True)
-def count_buckets(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: int,
-                  n_pat: int):
-    """Per allowed guess: number of distinct patterns over ``cands``, and whether one is
-    all-green (the guess is a candidate).
-
-    The hot loop of the exact search. Guesses are processed in blocks with one
-    pattern bitset each; for each candidate its matrix row is read sequentially across
-    the block, so the inner loop is a load, a shift and an OR. Sets of at most
-    :data:`PAIRS_MAX` candidates go to :func:`~wordle_core.kernels.buckets.distinct_pairs`
-    instead (the same numbers, by SIMD pairwise comparisons).
-    """
-    G = legal.shape[0]
-    n = cands.shape[0]
-    dense = _is_dense(MT, legal)
-    if n <= PAIRS_MAX:
-        nb, isg, _, _ = distinct_pairs(MT, cands, legal, dense, green, False)
-        return nb, isg
-    nw = (n_pat + 63) // 64
-    blk = 256
-    bits = np.zeros((blk, nw), np.uint64)
-    nb = np.empty(G, np.int64)
-    isg = np.empty(G, np.bool_)
-    gw = green >> 6
-    gb = np.uint64(1) << np.uint64(green & 63)
-    for g0 in range(0, G, blk):
-        m = min(blk, G - g0)
-        bits[:m, :] = 0
-        if dense:  # legal = 0..G-1 (normal mode): a plain sequential read
-            for j in range(n):
-                row = MT[cands[j], g0:g0 + m]
-                for t in range(m):
-                    p = row[t]
-                    bits[t, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
-        else:
-            for j in range(n):
-                row = MT[cands[j]]
-                for t in range(m):
-                    p = row[legal[g0 + t]]
-                    bits[t, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
-        for t in range(m):
-            c = 0
-            for w in range(nw):
-                c += _popcount(bits[t, w])
-            nb[g0 + t] = c
-            isg[g0 + t] = (bits[t, gw] & gb) != np.uint64(0)
-    return nb, isg
 
 
 @njit(cache=True)
@@ -366,7 +302,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             # small set: count every guess's buckets a block at a time (SIMD) and stop
             # at the first perfect one; if there is none, the counts serve the scan.
             nb_all, isg_all, first, done = distinct_pairs(MT, cands, legal,
-                                                           _is_dense(MT, legal), green, True)
+                                                           is_dense(MT, legal), green, True)
             stats[ST_CELLS] += n * done
             if first >= 0:
                 _store(memo, key, 2 * n, 1, legal[first])
@@ -472,7 +408,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     # 4. expand guesses: the heuristic's top `width` first, then (exact) every other
     #    guess in order of its bound until the bound reaches the best total.
     # the children's bucket bounds: this node's counts (a child is a subset of cands)
-    if _is_dense(MT, legal) and ub.shape[0] == G:
+    if is_dense(MT, legal) and ub.shape[0] == G:
         cub = nb  # every row is allowed, in order: the counts are the bounds
     else:
         cub = ubs[d]  # (no copy: the other rows of cub are never read below this node)

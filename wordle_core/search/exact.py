@@ -36,7 +36,7 @@ from wordle_core.game.rules import letter_counts
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
 from wordle_core.kernels import exact as kn
-from wordle_core.kernels.buckets import check_patterns
+from wordle_core.kernels.buckets import check_patterns, count_buckets
 
 INF = kn.INF
 _MT_CACHE: dict[tuple[str, int], np.ndarray] = {}
@@ -320,7 +320,7 @@ class ExactSolver:
         if self._root is not None and self._root[0] == key:
             return self._root[1]
         rows = np.arange(len(self.lexicon.guesses), dtype=np.int32)
-        nb, _ = kn.count_buckets(self._mt, cands, rows, self._green, self.lexicon.n_patterns)
+        nb, _ = count_buckets(self._mt, cands, rows, self._green, self.lexicon.n_patterns)
         ub = nb.astype(np.int64)
         self._root = (key, ub)
         return ub
@@ -332,7 +332,7 @@ class ExactSolver:
         rows = self._base_rows if openers is None else np.asarray(openers, dtype=np.int32)
         rows = np.ascontiguousarray(rows, dtype=np.int32)
         cands = np.arange(len(lex.answers), dtype=np.int32)
-        nb, isg = kn.count_buckets(self._mt, cands, rows, self._green, lex.n_patterns)
+        nb, isg = count_buckets(self._mt, cands, rows, self._green, lex.n_patterns)
         lb0 = 3 * len(cands) - nb - isg.astype(np.int64)
         order = np.lexsort((rows, lb0))
         return rows[order], lb0[order]

@@ -15,7 +15,7 @@ from typing import ClassVar
 import numpy as np
 
 from wordle_core.game.state import GameState
-from wordle_core.kernels.buckets import BucketStats, bucket_stats, first_perfect_split
+from wordle_core.kernels.buckets import BucketStats, bucket_stats, first_perfect_split, guess_counts
 from wordle_core.strategies.base import Strategy, candidate_mask, register
 
 
@@ -44,6 +44,39 @@ class PartitionStrategy(Strategy):
         """Arrays to *minimise*, most important first (rounded, so ties are exact)."""
         raise NotImplementedError  # pragma: no cover
 
+    def key_floor(self, buckets: np.ndarray, is_cand: np.ndarray, n: int) -> np.ndarray | None:
+        """A lower bound of the first key of each guess from its number of buckets alone
+        (None: no useful bound; every guess is then scored in full). See :meth:`promising_rows`."""
+        return None
+
+    def promising_rows(self, state: GameState, rows: np.ndarray) -> np.ndarray:
+        """The rows that can still be the choice, found before the full statistics.
+
+        Each guess's bucket count (a cheap kernel: :func:`guess_counts`) bounds its first
+        key from below (:meth:`key_floor`). The full statistics of the :data:`PROBE`
+        rows with the lowest bounds give a key ``best`` that the choice cannot exceed; a
+        row whose bound is above ``best`` cannot tie it, so only the rows with bound
+        ``<= best`` (plus a margin for the keys' rounding) are scored. They keep their
+        order, so :func:`pick_lexicographic` picks the same row as over all of them.
+        """
+        n = state.n_candidates
+        lex = state.lexicon
+        if n < 3 or rows.shape[0] < len(lex.guesses) or rows.shape[0] <= 2 * PROBE:
+            # (a subset of the guesses - hard mode's legal rows - is a scattered gather
+            # for the counting kernel: measured no faster than the full statistics)
+            return rows
+        nb = guess_counts(state.matrix, rows, state.candidates, lex.n_patterns)
+        if nb is None:
+            return rows
+        is_cand = candidate_mask(state, rows)
+        floor = self.key_floor(nb, is_cand, n)
+        if floor is None:
+            return rows
+        probe = np.sort(np.argpartition(floor, PROBE)[:PROBE])
+        st = bucket_stats(state.matrix, rows[probe], state.candidates, lex.n_patterns)
+        best = float(np.min(self.keys(st, is_cand[probe])[0]))
+        return rows[floor <= best + FLOOR_MARGIN]
+
     def _choose(self, state: GameState) -> int:
         perfect = first_perfect_candidate(state)
         if perfect is not None:
@@ -56,11 +89,14 @@ class PartitionStrategy(Strategy):
             hit = first_perfect_split(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
             if hit >= 0:
                 return int(rows[hit])
+        rows = self.promising_rows(state, rows)
         stats = bucket_stats(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
         is_cand = candidate_mask(state, rows)
         return int(rows[pick_lexicographic(self.keys(stats, is_cand), is_cand)])
 
 
+PROBE = 16  # rows scored in full first, for the bound that rules the others out
+FLOOR_MARGIN = 1e-6  # above the keys' rounding (9 decimals) and float error
 PERFECT_CHECK_MAX = 64  # candidate sets up to this size try the shortcut first
 # ... and up to this size the whole pool: on entropy trees from four openers the pool scan
 # found a perfect splitter at 321 of 461 positions with < 16 candidates, at none of 131 larger
@@ -121,6 +157,10 @@ class Entropy(PartitionStrategy):
         # guess that may win now is worth that chance on top of what it reveals.
         return [_r(-(stats.entropy + is_cand / stats.n))]
 
+    def key_floor(self, buckets: np.ndarray, is_cand: np.ndarray, n: int) -> np.ndarray:
+        # B buckets carry at most log2 B bits (equal sizes)
+        return -(np.log2(np.maximum(buckets, 1)) + is_cand / n)
+
 
 @register
 class ExpectedSize(PartitionStrategy):
@@ -130,6 +170,9 @@ class ExpectedSize(PartitionStrategy):
 
     def keys(self, stats: BucketStats, is_cand: np.ndarray) -> list[np.ndarray]:
         return [stats.sum_sq, stats.largest]
+
+    def key_floor(self, buckets: np.ndarray, is_cand: np.ndarray, n: int) -> np.ndarray:
+        return n * n / np.maximum(buckets, 1)  # sum of squares of B sizes summing to n
 
 
 @register
@@ -141,6 +184,9 @@ class Minimax(PartitionStrategy):
     def keys(self, stats: BucketStats, is_cand: np.ndarray) -> list[np.ndarray]:
         return [stats.largest, stats.sum_sq]
 
+    # (no key_floor: the largest of B buckets holds >= n / B, but that ties for most
+    # guesses, so ruling guesses out first measured no faster)
+
 
 @register
 class Partitions(PartitionStrategy):
@@ -150,3 +196,6 @@ class Partitions(PartitionStrategy):
 
     def keys(self, stats: BucketStats, is_cand: np.ndarray) -> list[np.ndarray]:
         return [-stats.buckets, stats.sum_sq]
+
+    def key_floor(self, buckets: np.ndarray, is_cand: np.ndarray, n: int) -> np.ndarray:
+        return -buckets.astype(np.float64)  # the key itself
