@@ -9,7 +9,8 @@ trees for an evenly spaced sample of openers (easy and hard ones) with
   blocks, as ``fastsplit`` had it), the perfect-candidate check as a sort of the
   n x n block, the tie rule by ``np.lexsort``;
 * **new**: the engine today (:mod:`wordle_core.kernels.buckets`: transposed matrix,
-  blocked counts table, perfect-split early exit over the pool, tie rule by narrowing);
+  blocked counts table, perfect-split early exit over the pool, tie rule by narrowing,
+  guesses ruled out by their bucket count before the full statistics);
 
 checks that both build identical trees, and prints games/s for both (normal and hard
 mode) and their ratio, bucket updates per second inside the kernel, this machine's
@@ -132,21 +133,35 @@ class OldKernel:
 
 # --- counting what the new kernel does -----------------------------------------------------
 class Meter:
-    """Wraps ``buckets.bucket_stats`` as the strategies see it: cells counted, time summed."""
+    """Wraps the strategies' kernels (``bucket_stats`` and the cheaper ``guess_counts`` that
+    rules guesses out first), as the strategies see them: cells counted, time summed."""
 
     def __init__(self) -> None:
         self.cells = 0
         self.seconds = 0.0
         self.cpu = 0.0
-        self.real = greedy.bucket_stats
+        self.real = {"bucket_stats": greedy.bucket_stats, "guess_counts": greedy.guess_counts}
 
-    def __call__(self, matrix, rows, cands, n_patterns):
-        t, c = time.perf_counter(), time.process_time()
-        out = self.real(matrix, rows, cands, n_patterns)
-        self.seconds += time.perf_counter() - t
-        self.cpu += time.process_time() - c
-        self.cells += (matrix.shape[0] if rows is None else len(rows)) * len(cands)
-        return out
+    def wrap(self, name: str):
+        real = self.real[name]
+
+        def metered(matrix, rows, cands, n_patterns):
+            t, c = time.perf_counter(), time.process_time()
+            out = real(matrix, rows, cands, n_patterns)
+            self.seconds += time.perf_counter() - t
+            self.cpu += time.process_time() - c
+            self.cells += (matrix.shape[0] if rows is None else len(rows)) * len(cands)
+            return out
+
+        return metered
+
+    def install(self) -> None:
+        for name in self.real:
+            setattr(greedy, name, self.wrap(name))
+
+    def remove(self) -> None:
+        for name, fn in self.real.items():
+            setattr(greedy, name, fn)
 
 
 def streaming_seconds_per_byte(mt: np.ndarray, repeat: int = 7) -> float:
@@ -194,7 +209,7 @@ def main() -> int:
         t_old = t_new = c_old = c_new = 0.0
         same = 0
         meter = Meter()
-        greedy.bucket_stats = meter
+        meter.install()
         try:
             for r in rows:
                 t, c = time.perf_counter(), time.process_time()
@@ -208,7 +223,7 @@ def main() -> int:
                 same += int(a.guess == b.guess and a.parent == b.parent and a.pattern_in == b.pattern_in
                             and np.array_equal(a.solved_at, b.solved_at))
         finally:
-            greedy.bucket_stats = meter.real
+            meter.remove()
         games = len(rows) * n_a
         g_old, g_new = games / t_old, games / t_new
         target = 60_000 if hard else 40_000
