@@ -752,7 +752,9 @@ def first_perfect_split(matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray,
     """Position in ``rows`` of the first guess splitting ``cands`` into singletons, or -1.
 
     Stops reading a guess at its first repeated pattern, which for most guesses comes
-    after a handful of candidates: far cheaper than full statistics.
+    after a handful of candidates: far cheaper than full statistics. (Up to
+    :data:`PAIRS_MAX` candidates, :func:`distinct_pairs` counts a block of guesses at a
+    time instead and stops after the block holding the first perfect one.)
     """
     check_patterns(n_patterns)
     if cands.shape[0] > n_patterns:
@@ -761,8 +763,10 @@ def first_perfect_split(matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray,
     cands = np.ascontiguousarray(cands, dtype=np.int64)
     if rows.shape[0] <= _PERFECT_ROW_SCAN or matrix.nbytes > _TRANSPOSE_MAX_BYTES:
         return int(_first_perfect(np.asarray(matrix), rows, cands, n_patterns))
-    seen, dead, stamp = _perfect_scratch(n_patterns)
     dense = _is_all_rows(rows, matrix.shape[0])
+    if cands.shape[0] <= PAIRS_MAX:  # small sets: pairwise comparisons, SIMD over the guesses
+        return int(distinct_pairs(transposed(matrix), cands, rows, dense, n_patterns - 1, True)[2])
+    seen, dead, stamp = _perfect_scratch(n_patterns)
     return int(first_perfect_block(transposed(matrix), cands, rows, dense, seen.shape[0], seen, dead, stamp))
 
 

@@ -158,8 +158,9 @@ class Entropy(PartitionStrategy):
         return [_r(-(stats.entropy + is_cand / stats.n))]
 
     def key_floor(self, buckets: np.ndarray, is_cand: np.ndarray, n: int) -> np.ndarray:
-        # B buckets carry at most log2 B bits (equal sizes)
-        return -(np.log2(np.maximum(buckets, 1)) + is_cand / n)
+        # B buckets carry at most log2 B bits (equal sizes); B <= n, so a table of n + 1
+        return -(np.log2(np.arange(1, n + 2, dtype=np.float64))[np.maximum(buckets, 1) - 1]
+                 + is_cand / n)
 
 
 @register
