@@ -278,3 +278,18 @@ def test_rank_openers_no_win_rows_skip_the_search(small_lex: Lexicon) -> None:
     for r in no_win:
         o = by[small_lex.guesses[r]]
         assert o.proof == "no-win" and o.cpu_seconds == 0.0
+
+
+def test_hard_capacity_is_the_verdict_searchs_bound() -> None:
+    """The exact search's hard-mode capacity bound is the feasibility search's table
+    (:func:`wordle_core.kernels.hard.capacity_table`, checked by enumeration there)."""
+    from wordle_core.kernels.exact import hard_capacity
+    from wordle_core.kernels.hard import capacity_table
+
+    cap = capacity_table(5, 8)
+    for free in range(6):
+        cg = np.array([-1] * free + [3] * (5 - free), np.int8)
+        for d in range(9):
+            assert hard_capacity(cg, d) == min(int(cap[free, d]), INF), (free, d)
+    # e.g. four greens known (?ATCH): one candidate ruled out per guess
+    assert hard_capacity(np.array([-1, 0, 19, 2, 7], np.int8), 5) == 5

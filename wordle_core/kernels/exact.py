@@ -221,6 +221,26 @@ def bucket_split(MT: np.ndarray, cands: np.ndarray, g: int, green: int, n_pat: i
 
 
 @njit(cache=True)
+def hard_capacity(cg: np.ndarray, d: int) -> int:
+    """Most answers any hard-mode strategy can still separate within ``d`` guesses when the
+    positions with a known green are ``cg >= 0`` (a bound, not a heuristic: see
+    :func:`wordle_core.kernels.hard.capacity_table`, the same recurrence); a set larger
+    than this is lost, whatever the search would try.
+    """
+    f = 0
+    for i in range(cg.shape[0]):
+        if cg[i] < 0:
+            f += 1
+    r = 0 if f == 0 else 1 if f == 1 else 6 if f == 2 else 3 ** f - 1
+    cap = 0
+    for _ in range(d):
+        cap = 1 + r * cap
+        if cap >= INF:
+            return INF
+    return cap
+
+
+@njit(cache=True)
 def _lb_set(m: int, d: int) -> int:
     """Size-only lower bound of a set of ``m`` answers with ``d`` guesses left."""
     if m == 1:
@@ -266,6 +286,8 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
         return INF
     if n == 2:
         return 3
+    if hard and n > hard_capacity(cg, d):
+        return INF  # too many answers left for the known greens: lost
     stats[ST_NODES] += 1
     key = set_key(cands, d, hard, cg, cn)
     lb_known = 2 * n - 1
@@ -445,6 +467,10 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                     ng, nn = cons_child(cg, cn, codes, g, pats[k], length)
                     ccg[k] = ng
                     ccn[k] = nn
+                    if sizes[k] > hard_capacity(ng, d - 1):
+                        lbs[k] = INF  # lost: the guess is refuted without a search
+                        rem += INF
+                        break
                     kk = set_key(out[starts[k]:starts[k] + sizes[k]], d - 1, hard, ng, nn)
                 else:
                     kk = set_key(out[starts[k]:starts[k] + sizes[k]], d - 1, hard, cg, cn)
