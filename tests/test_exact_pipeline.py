@@ -132,6 +132,7 @@ def test_ctrl_c_inside_a_long_proof_is_one_line_and_prompt(tmp_path) -> None:
     import signal
     import subprocess
     import sys
+    import threading
     import time
     from pathlib import Path
 
@@ -139,22 +140,29 @@ def test_ctrl_c_inside_a_long_proof_is_one_line_and_prompt(tmp_path) -> None:
     nyt = load_lexicon("nyt")
     ExactSolver(nyt).opener_value(nyt.guess_id("salet"))  # compiled (and cached) before timing
     out = tmp_path / "out"
+    parts = out / "optimal_parts"
     for sig, code, openers in ((signal.SIGINT, 130, "salet,kaama"), (signal.SIGTERM, 143, "kaama")):
         proc = subprocess.Popen(
             [sys.executable, "-m", "pipelines.optimal", "--lexicon", "nyt", "--openers", openers,
              "--part-size", "1", "--output", str(out), "--no-progress", "--resume", *LOCAL],
             cwd=root, env=dict(os.environ, PYTHONPATH=str(root)), stdout=subprocess.PIPE,
             stderr=subprocess.PIPE, text=True)
-        parts = out / "optimal_parts"
+        lines: list[str] = []
+        reader = threading.Thread(target=lambda p=proc, got=lines: got.extend(p.stderr), daemon=True)
+        reader.start()
         t0 = time.time()
-        while time.time() - t0 < 120 and len(list(parts.glob("*.avro"))) < 1:  # SALET proved
-            assert proc.poll() is None, proc.stderr.read()[-800:]
+        # the run's plan line (its handlers are in place), then SALET's part
+        while time.time() - t0 < 120 and not (any(x.startswith("optimal: ") for x in lines)
+                                              and len(list(parts.glob("*.avro"))) >= 1):
+            assert proc.poll() is None, "".join(lines)[-800:]
             time.sleep(0.2)
         time.sleep(3)  # now inside KAAMA's proof
         assert proc.poll() is None
         t1 = time.time()
         proc.send_signal(sig)
-        _, err = proc.communicate(timeout=120)
+        proc.wait(timeout=120)
+        reader.join(10)
+        err = "".join(lines)
         assert time.time() - t1 < 30, "the interrupt waited for the search to return"
         assert proc.returncode == code, err[-800:]
         lines = [x for x in err.splitlines() if x.strip()]
