@@ -38,6 +38,7 @@ from numba.typed import Dict
 
 from wordle_core.kernels.buckets import PAIRS_MAX, count_buckets, distinct_pairs, is_dense
 from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraints)
+    capacity,
     hard_filter,
     obligations_after,
 )
@@ -223,21 +224,15 @@ def bucket_split(MT: np.ndarray, cands: np.ndarray, g: int, green: int, n_pat: i
 @njit(cache=True)
 def hard_capacity(cg: np.ndarray, d: int) -> int:
     """Most answers any hard-mode strategy can still separate within ``d`` guesses when the
-    positions with a known green are ``cg >= 0`` (a bound, not a heuristic: see
-    :func:`wordle_core.kernels.hard.capacity_table`, the same recurrence); a set larger
-    than this is lost, whatever the search would try.
+    positions with a known green are ``cg >= 0``: :func:`wordle_core.kernels.hard.capacity`
+    (a bound, not a heuristic); a set larger than this is lost, whatever the search would
+    try.
     """
     f = 0
     for i in range(cg.shape[0]):
         if cg[i] < 0:
             f += 1
-    r = 0 if f == 0 else 1 if f == 1 else 6 if f == 2 else 3 ** f - 1
-    cap = 0
-    for _ in range(d):
-        cap = 1 + r * cap
-        if cap >= INF:
-            return INF
-    return cap
+    return capacity(f, d)
 
 
 @njit(cache=True)
@@ -347,13 +342,18 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     # 2. bucket count of every allowed guess (bitsets): the bound of each guess.
     stats[ST_SCANS] += 1
     T = 3 * n - beta  # a guess scoring B + [green] <= T has the bound 3n - B - [g] >= beta
+    nb = np.empty(G, np.int64)
+    isg = np.empty(G, np.bool_)
     sel = np.empty(G, np.int64)
     n_sel = 0
     for i in range(G):
         u = ub[legal[i]]
         if u > n:
             u = n
-        if u + 1 > T:  # else skipped: its bound 3n - B - [g] >= 3n - u - 1 >= beta
+        if u + 1 <= T:  # skipped: an upper bound of its buckets (and "green") stands in
+            nb[i] = u
+            isg[i] = True
+        else:
             sel[n_sel] = i
             n_sel += 1
     if 5 * n_sel >= 2 * G:  # a sequential read of every guess is faster than a gather
@@ -362,27 +362,18 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             nb, isg = nb_all, isg_all
         else:
             nb, isg = count_buckets(MT, cands, legal, green, n_pat)
-    else:
-        # skipped guesses: an upper bound of their buckets (and "green") stands in
-        nb = np.empty(G, np.int64)
-        isg = np.empty(G, np.bool_)
-        for i in range(G):
-            u = ub[legal[i]]
-            nb[i] = u if u < n else n
-            isg[i] = True
-        if n_sel > 0:
-            if counted:
-                for t in range(n_sel):
-                    nb[sel[t]] = nb_all[sel[t]]
-                    isg[sel[t]] = isg_all[sel[t]]
-            else:
-                rows = np.empty(n_sel, legal.dtype)
-                for t in range(n_sel):
-                    rows[t] = legal[sel[t]]
-                nb2, isg2 = count_buckets(MT, cands, rows, green, n_pat)
-                for t in range(n_sel):
-                    nb[sel[t]] = nb2[t]
-                    isg[sel[t]] = isg2[t]
+    elif n_sel > 0 and counted:  # the perfect-split pass counted them already
+        for t in range(n_sel):
+            nb[sel[t]] = nb_all[sel[t]]
+            isg[sel[t]] = isg_all[sel[t]]
+    elif n_sel > 0:
+        rows = np.empty(n_sel, legal.dtype)
+        for t in range(n_sel):
+            rows[t] = legal[sel[t]]
+        nb2, isg2 = count_buckets(MT, cands, rows, green, n_pat)
+        for t in range(n_sel):
+            nb[sel[t]] = nb2[t]
+            isg[sel[t]] = isg2[t]
     if not counted:
         stats[ST_CELLS] += n * n_sel
     lb1 = np.empty(G, np.int64)

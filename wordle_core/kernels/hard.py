@@ -138,12 +138,26 @@ def capacity_table(length: int, max_k: int) -> np.ndarray:
     (the guess itself may be the answer). A set larger than this is lost.
     ``tests/test_hard_verdict.py`` checks ``R`` by enumeration.
     """
-    big = np.int64(1) << np.int64(40)
     cap = np.zeros((length + 1, max_k + 1), np.int64)
     for f in range(length + 1):
-        r = 0 if f == 0 else 1 if f == 1 else 6 if f == 2 else 3 ** f - 1
         for k in range(1, max_k + 1):
-            cap[f, k] = min(big, 1 + r * cap[f, k - 1])
+            cap[f, k] = capacity(f, k)
+    return cap
+
+
+CAPACITY_MAX = 1 << 40  # capacities are capped here (more answers than any lexicon has)
+
+
+@njit(cache=True, nogil=True)
+def capacity(free: int, k: int) -> int:
+    """One entry of :func:`capacity_table`: ``cap[free, k]`` by its recurrence, capped at
+    :data:`CAPACITY_MAX` (compiled, so the exact search asks it at every hard-mode node)."""
+    r = 0 if free == 0 else 1 if free == 1 else 6 if free == 2 else 3 ** free - 1
+    cap = 0
+    for _ in range(k):
+        cap = 1 + r * cap
+        if cap >= CAPACITY_MAX:
+            return CAPACITY_MAX
     return cap
 
 
