@@ -8,21 +8,24 @@ trees for an evenly spaced sample of openers (easy and hard ones) with
   kernel (one guess row of the guesses x answers matrix at a time, threads for big
   blocks, as ``fastsplit`` had it), the perfect-candidate check as a sort of the
   n x n block, the tie rule by ``np.lexsort``;
-* **new**: the engine today (:mod:`wordle_core.kernels.buckets`: transposed matrix,
-  blocked counts table, perfect-split early exit over the pool, tie rule by narrowing,
-  guesses ruled out by their bucket count before the full statistics);
+* **new**: the engine today, as the fan-out pipeline runs it: the whole tree in one
+  compiled walk (:func:`wordle_core.kernels.greedy.greedy_tree`: transposed matrix,
+  blocked counts table, perfect-split early exits, guesses ruled out by their bucket
+  count before the full statistics, no Python per position);
 
 checks that both build identical trees, and prints games/s for both (normal and hard
-mode) and their ratio, bucket updates per second inside the kernel, this machine's
-streaming bound for the bytes the kernel reads (a numpy sum over as many bytes of the
-transposed matrix) and how close the kernel comes to it, the extrapolated time of all
+mode) and their ratio, the new side's games/s with ``--workers`` trees built at once
+(threads: the compiled walk releases the GIL), its bucket updates per CPU-second, this
+machine's streaming bound for the bytes it reads (a numpy sum over as many bytes of the
+transposed matrix) and how close it comes to it, the extrapolated time of all
 12,972 x 2,315 = 30.0 M games per mode, and peak memory.
 
 Both sides run in this one process, one after the other per opener (old, new, old,
 ...), so a busy machine slows both alike: quote the ratio. ``--threads`` limits the
-kernel threads of both (default: numba's, i.e. the cores).
+old side's kernel threads (default: numba's, i.e. the cores); the new side runs one
+thread per tree.
 
-Usage: python benchmarks/bench_fanout.py [--openers 20] [--strategy entropy] [--modes normal,hard]
+Usage: python benchmarks/bench_fanout.py [--openers 20] [--strategy S] [--modes normal,hard] [--workers 2]
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ import argparse
 import resource
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 
 import numba
 import numpy as np
@@ -106,7 +110,7 @@ def old_stats(matrix, rows, cands, n_patterns) -> BucketStats:
 
 def old_choose(strategy: greedy.PartitionStrategy, state: GameState) -> int:
     """The pre-issue-11 ``PartitionStrategy._choose``."""
-    if state.n_candidates <= greedy.PERFECT_CHECK_MAX:
+    if state.n_candidates <= 64:  # the old PERFECT_CHECK_MAX
         rows = state.candidate_rows
         block = np.sort(np.asarray(state.matrix[rows][:, state.candidates]), axis=1)
         hit = np.flatnonzero((block[:, 1:] != block[:, :-1]).all(axis=1))
@@ -131,39 +135,6 @@ class OldKernel:
         return self.inner.choose(state)
 
 
-# --- counting what the new kernel does -----------------------------------------------------
-class Meter:
-    """Wraps the strategies' kernels (``bucket_stats`` and the cheaper ``guess_counts`` that
-    rules guesses out first), as the strategies see them: cells counted, time summed."""
-
-    def __init__(self) -> None:
-        self.cells = 0
-        self.seconds = 0.0
-        self.cpu = 0.0
-        self.real = {"bucket_stats": greedy.bucket_stats, "guess_counts": greedy.guess_counts}
-
-    def wrap(self, name: str):
-        real = self.real[name]
-
-        def metered(matrix, rows, cands, n_patterns):
-            t, c = time.perf_counter(), time.process_time()
-            out = real(matrix, rows, cands, n_patterns)
-            self.seconds += time.perf_counter() - t
-            self.cpu += time.process_time() - c
-            self.cells += (matrix.shape[0] if rows is None else len(rows)) * len(cands)
-            return out
-
-        return metered
-
-    def install(self) -> None:
-        for name in self.real:
-            setattr(greedy, name, self.wrap(name))
-
-    def remove(self) -> None:
-        for name, fn in self.real.items():
-            setattr(greedy, name, fn)
-
-
 def streaming_seconds_per_byte(mt: np.ndarray, repeat: int = 7) -> float:
     """Best time per byte of a numpy sum over the transposed matrix's bytes (as uint64 words)."""
     words = mt.reshape(-1)[: mt.size - mt.size % 8].view(np.uint64)
@@ -180,13 +151,19 @@ def sample_rows(n_guesses: int, k: int) -> list[int]:
     return [int(i * step + step / 2) for i in range(k)]
 
 
+def new_tree(name: str, lex, mat, hard: bool, r: int) -> Tree:
+    return Tree.build(get_strategy(name), GameState.new(lex, hard, mat), r, timed=False)
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--openers", type=int, default=20)
     ap.add_argument("--strategy", default="entropy",
                     choices=["entropy", "expected-size", "minimax", "partitions"])
     ap.add_argument("--modes", default="normal,hard")
-    ap.add_argument("--threads", type=int, default=None)
+    ap.add_argument("--threads", type=int, default=None, help="kernel threads of the old side")
+    ap.add_argument("--workers", type=int, default=2,
+                    help="trees built at once in the parallel run of the new side (default 2: the cores)")
     args = ap.parse_args()
     if args.threads:
         buckets.set_threads(args.threads)
@@ -199,55 +176,57 @@ def main() -> int:
     # compile both paths
     warm = GameState.new(lex, False, mat).apply(lex.guess_id("salet"), 0)
     OldKernel(args.strategy).choose(warm)
-    get_strategy(args.strategy).choose(warm)
+    new_tree(args.strategy, lex, mat, False, lex.guess_id("qajaq"))
+    new_tree(args.strategy, lex, mat, True, lex.guess_id("qajaq"))
     per_byte = streaming_seconds_per_byte(mt)
     print(f"{args.openers} openers (every {len(lex.guesses) // args.openers}th guess), {args.strategy}, "
-          f"{buckets.threads()} kernel thread(s), numba {numba.__version__}; machine shared: "
+          f"old side {buckets.threads()} kernel thread(s), numba {numba.__version__}; machine shared: "
           "wall clock and CPU time (all threads) both shown")
     for mode in args.modes.split(","):
         hard = mode == "hard"
         t_old = t_new = c_old = c_new = 0.0
         same = 0
-        meter = Meter()
-        meter.install()
-        try:
-            for r in rows:
-                t, c = time.perf_counter(), time.process_time()
-                a = Tree.build(OldKernel(args.strategy), GameState.new(lex, hard, mat), r)
-                t_old += time.perf_counter() - t
-                c_old += time.process_time() - c
-                t, c = time.perf_counter(), time.process_time()
-                b = Tree.build(get_strategy(args.strategy), GameState.new(lex, hard, mat), r)
-                t_new += time.perf_counter() - t
-                c_new += time.process_time() - c
-                same += int(a.guess == b.guess and a.parent == b.parent and a.pattern_in == b.pattern_in
-                            and np.array_equal(a.solved_at, b.solved_at))
-        finally:
-            meter.remove()
+        cells0 = greedy.cells_read()
+        for r in rows:
+            t, c = time.perf_counter(), time.process_time()
+            a = Tree.build(OldKernel(args.strategy), GameState.new(lex, hard, mat), r)
+            t_old += time.perf_counter() - t
+            c_old += time.process_time() - c
+            t, c = time.perf_counter(), time.process_time()
+            b = new_tree(args.strategy, lex, mat, hard, r)
+            t_new += time.perf_counter() - t
+            c_new += time.process_time() - c
+            same += int(a.guess == b.guess and a.parent == b.parent and a.pattern_in == b.pattern_in
+                        and np.array_equal(a.solved_at, b.solved_at))
+        cells1 = greedy.cells_read()
+        full, counted = cells1[0] - cells0[0], cells1[1] - cells0[1]
+        # the new side again, ``workers`` trees at a time (the compiled walk releases the GIL)
+        t = time.perf_counter()
+        with ThreadPoolExecutor(args.workers) as pool:
+            list(pool.map(new_tree, [args.strategy] * len(rows), [lex] * len(rows), [mat] * len(rows),
+                          [hard] * len(rows), rows))
+        t_par = time.perf_counter() - t
         games = len(rows) * n_a
-        g_old, g_new = games / t_old, games / t_new
+        g_old, g_new, g_par = games / t_old, games / t_new, games / t_par
         target = 60_000 if hard else 40_000
         print(f"\n{mode} mode: {games:,} games, identical trees {same}/{len(rows)}")
         print(f"  old kernel: {g_old:>9,.0f} games/s wall, {games / c_old:>9,.0f} games/CPU-s   "
               f"({t_old / len(rows) * 1000:6.1f} ms per tree)")
         print(f"  new kernel: {g_new:>9,.0f} games/s wall, {games / c_new:>9,.0f} games/CPU-s   "
-              f"({t_new / len(rows) * 1000:6.1f} ms per tree)")
-        print(f"  ratio new/old: {g_new / g_old:.2f}x wall, {c_old / c_new:.2f}x CPU   "
+              f"({t_new / len(rows) * 1000:6.1f} ms per tree; compiled walk, one tree at a time)")
+        print(f"  ratio new/old: {g_new / g_old:.2f}x wall, {c_old / c_new:.2f}x CPU")
+        print(f"  new kernel, {args.workers} trees at a time: {g_par:>9,.0f} games/s wall   "
               f"[target >= {target:,} games/s on 2 cores]")
-        if meter.seconds > 0:
-            ups = meter.cells / meter.seconds
-            bytes_read = meter.cells * mt.itemsize  # one pattern read per bucket update
-            bound = bytes_read * per_byte
-            print(f"  inside the new kernel: {meter.cells:,} bucket updates in {meter.seconds:.2f} s wall = "
-                  f"{ups / 1e9:.2f} G updates/s; {meter.cpu:.2f} CPU-s = {meter.cells / meter.cpu / 1e9:.2f} "
-                  f"G updates/CPU-s ({meter.seconds / t_new:.0%} of the tree time)")
-            print(f"  streaming bound for those {bytes_read / 1e9:.2f} GB (numpy sum at "
-                  f"{1 / per_byte / 1e9:.1f} GB/s): {bound:.3f} s; the kernel takes "
-                  f"{meter.seconds / bound:.1f}x that wall, {meter.cpu / bound:.1f}x in CPU time")
-        cores = 2 * games / c_new  # two single-threaded workers, each at the CPU rate
-        print(f"  30.0 M games ({len(lex.guesses):,} x {n_a:,}) at the new rate: "
-              f"{all_games / g_new / 60:.1f} min wall (old: {all_games / g_old / 60:.1f} min); "
-              f"{all_games / cores / 60:.1f} min on 2 idle cores at the CPU rate ({cores:,.0f} games/s)")
+        bytes_read = (full + counted) * mt.itemsize  # one pattern read per bucket update
+        bound = bytes_read * per_byte
+        print(f"  bucket updates of the new side: {full:,} full statistics + {counted:,} counts = "
+              f"{(full + counted) / c_new / 1e9:.2f} G updates per CPU-s of tree building")
+        print(f"  streaming bound for those {bytes_read / 1e9:.2f} GB (numpy sum at "
+              f"{1 / per_byte / 1e9:.1f} GB/s): {bound:.3f} s; the new trees take "
+              f"{c_new / bound:.1f}x that in CPU time")
+        print(f"  30.0 M games ({len(lex.guesses):,} x {n_a:,}): old {all_games / g_old / 60:.1f} min, "
+              f"new {all_games / g_new / 60:.1f} min one tree at a time, "
+              f"{all_games / g_par / 60:.1f} min with {args.workers} at a time")
     peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
     print(f"\npeak memory of this process (both kernels, matrix + transposed copy): {peak:,.0f} MB "
           "[target <= 600 MB per worker]")

@@ -1,10 +1,12 @@
 """Greedy strategies with and without ruling guesses out by bucket count, in one run.
 
-``PartitionStrategy.promising_rows`` bounds each guess's first key from its number of
-buckets (a cheap kernel) and scores in full only the guesses that can still be chosen.
-This script builds the same seeded sample of whole trees both ways in one process,
-alternating the order per opener (so a warm cache favours neither side), checks that
-every tree is identical, and prints CPU ms per tree and the ratio.
+The compiled choice (:func:`wordle_core.kernels.greedy.choose`) bounds each guess's
+first key from its number of buckets (a cheap kernel) and scores in full only the
+guesses that can still be chosen; ``PartitionStrategy.rule_out`` switches that off.
+This script builds the same seeded sample of whole trees both ways (the compiled walk,
+as the fan-out runs it) in one process, alternating the order per opener (so a warm
+cache favours neither side), checks that every tree is identical, and prints CPU ms
+per tree and the ratio.
 
 Run::
 
@@ -39,28 +41,25 @@ def main() -> int:
     buckets.set_threads(1)
     lex = load_lexicon("wordle")
     mat = pattern_matrix(lex)
-    rule_out = greedy.PartitionStrategy.promising_rows
-
-    def score_all(self, state, rows):  # every guess scored in full
-        return rows
-
-    sides = {"all scored": score_all, "ruled out": rule_out}
+    sides = {"all scored": False, "ruled out": True}
     rows = np.random.default_rng(args.seed).permutation(len(lex.guesses))[:args.openers]
     ok = True
     try:
         for mode in args.modes.split(","):
             hard = mode == "hard"
             for fn in sides.values():  # compile every path before timing
-                greedy.PartitionStrategy.promising_rows = fn
-                Tree.build(get_strategy(args.strategy), GameState.new(lex, hard, mat), lex.guess_id("salet"))
+                greedy.PartitionStrategy.rule_out = fn
+                Tree.build(get_strategy(args.strategy), GameState.new(lex, hard, mat), lex.guess_id("salet"),
+                           timed=False)
             cpu = dict.fromkeys(sides, 0.0)
             same = 0
             for k, r in enumerate(rows):
                 shapes = {}
                 for name in (list(sides) if k % 2 else list(sides)[::-1]):
-                    greedy.PartitionStrategy.promising_rows = sides[name]
+                    greedy.PartitionStrategy.rule_out = sides[name]
                     c0 = time.process_time()
-                    t = Tree.build(get_strategy(args.strategy), GameState.new(lex, hard, mat), int(r))
+                    t = Tree.build(get_strategy(args.strategy), GameState.new(lex, hard, mat), int(r),
+                                   timed=False)
                     cpu[name] += time.process_time() - c0
                     shapes[name] = (t.guess, t.parent, t.pattern_in)
                 same += int(shapes["all scored"] == shapes["ruled out"])
@@ -70,7 +69,7 @@ def main() -> int:
                   f"{cpu['all scored'] / cpu['ruled out']:.2f}x; identical trees {same}/{n}", flush=True)
             ok = ok and same == n
     finally:
-        greedy.PartitionStrategy.promising_rows = rule_out
+        greedy.PartitionStrategy.rule_out = True
     return 0 if ok else 1
 
 

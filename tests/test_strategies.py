@@ -128,21 +128,6 @@ def test_balanced_thresholds(wordle, monkeypatch) -> None:
     assert calls == ["simple", "scored", "full"]
 
 
-@pytest.mark.parametrize("name", ["entropy", "expected-size", "minimax", "partitions"])
-@pytest.mark.parametrize("hard", [False, True])
-def test_perfect_split_shortcut_changes_no_choice(small_lex, monkeypatch, name, hard) -> None:
-    """Trees with the perfect-split shortcut equal trees that score every guess."""
-    from wordle_core.strategies import greedy
-
-    small = [st for st in (GameState.new(small_lex, hard).play(small_lex.guess_id(w), 0)
-                           for w in small_lex.guesses[:40]) if 2 < st.n_candidates <= 64]
-    assert small and any(greedy.first_perfect_candidate(st) is not None for st in small)  # it fires
-    with_shortcut = Tree.build(get_strategy(name), GameState.new(small_lex, hard), small_lex.guesses[7])
-    monkeypatch.setattr(greedy, "PERFECT_CHECK_MAX", 0)
-    without = Tree.build(get_strategy(name), GameState.new(small_lex, hard), small_lex.guesses[7])
-    assert with_shortcut.rows() == without.rows()
-
-
 @pytest.mark.parametrize("name", ["entropy", "minimax", "simple"])
 def test_cache_contract_bounded_resettable_and_choice_neutral(small_lex, name) -> None:
     """memo_size() counts, reset() empties, memo_limit bounds; none of it changes a tree."""

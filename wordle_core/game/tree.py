@@ -26,9 +26,27 @@ from wordle_core.kernels.buckets import split_by_pattern
 
 class Chooser(Protocol):
     """What a tree needs of a strategy (:class:`wordle_core.strategies.Strategy` is one):
-    the next guess row for a position; its ``name``, when it has one, labels the tree."""
+    the next guess row for a position; its ``name``, when it has one, labels the tree.
+
+    A chooser may also offer ``tree_arrays(state, opener_row) -> TreeArrays | None``:
+    the whole tree at once (the greedy strategies' compiled walk), which
+    :meth:`Tree.build` uses when it is not asked to time each decision.
+    """
 
     def choose(self, state: GameState) -> int: ...
+
+
+@dataclass(frozen=True)
+class TreeArrays:
+    """A whole tree as arrays, nodes in :meth:`Tree.build`'s order: per node its guess row,
+    parent node (-1: the root), pattern from the parent (-1: the root) and depth (1: the
+    root); per answer the node whose guess it is (-1: not a candidate at the root)."""
+
+    guess: np.ndarray
+    parent: np.ndarray
+    pattern_in: np.ndarray
+    depth: np.ndarray
+    solved_at: np.ndarray
 
 
 MAX_DEPTH = 30  # safety cap: a non-splitting guess loop would otherwise never end
@@ -52,13 +70,22 @@ class Tree:
 
     # --- building ----------------------------------------------------------------------
     @classmethod
-    def build(cls, strategy: Chooser, state: GameState, opener: int | str) -> Tree:
-        """Play ``strategy`` from ``opener`` against every candidate of ``state``."""
+    def build(cls, strategy: Chooser, state: GameState, opener: int | str, timed: bool = True) -> Tree:
+        """Play ``strategy`` from ``opener`` against every candidate of ``state``.
+
+        ``timed``: measure each decision (:attr:`seconds`, read by per-game times).
+        Without it, a strategy with a compiled walk (``tree_arrays``) builds the whole
+        tree in one call, the same nodes in the same order, and ``seconds`` are 0.
+        """
         lex = state.lexicon
         opener_row = lex.guess_id(opener) if isinstance(opener, str) else int(opener)
         if state.hard:
             state.constraints.check(lex, opener_row)
         tree = cls(lex, getattr(strategy, "name", str(strategy)), opener_row, state.hard)
+        walk = None if timed else getattr(strategy, "tree_arrays", None)
+        arrays = walk(state, opener_row) if walk is not None else None
+        if arrays is not None:
+            return tree._fill(arrays)
         tree.solved_at = np.full(len(lex.answers), -1, dtype=np.int32)
         green = all_green(lex.length)
         # Buckets of one or two answers are played without a state or a strategy call when
@@ -98,6 +125,20 @@ class Tree:
                 nxt = strategy.choose(child)
                 stack.append((child, nxt, node, pat, time.perf_counter() - t0, None, turn + 1))
         return tree
+
+    def _fill(self, arrays: TreeArrays) -> Tree:
+        """This (empty) tree's nodes from ``arrays``."""
+        self.guess = arrays.guess.tolist()
+        self.parent = arrays.parent.tolist()
+        self.pattern_in = arrays.pattern_in.tolist()
+        self.depth = arrays.depth.tolist()
+        self.seconds = [0.0] * len(self.guess)
+        self.children = [{} for _ in self.guess]
+        for node, (par, pat) in enumerate(zip(self.parent, self.pattern_in, strict=True)):
+            if par >= 0:
+                self.children[par][pat] = node
+        self.solved_at = arrays.solved_at.astype(np.int32)
+        return self
 
     def _add(self, guess: int, parent: int, pat_in: int, secs: float) -> int:
         self.guess.append(int(guess))

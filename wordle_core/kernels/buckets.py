@@ -395,8 +395,11 @@ def _blocks(mt, cands, rows, dense, n_g, b_lo, b_hi, blk, counts, firsts, n_firs
 
 
 @njit(cache=True, nogil=True)
-def _blocked_serial(mt, cands, rows, dense, n_g, blk, tables, firsts, n_first, xlogx, buckets, largest,
-                    sum_sq, sum_xl, worst):
+def blocked_serial(mt, cands, rows, dense, n_g, blk, tables, firsts, n_first, xlogx, buckets, largest,
+                   sum_sq, sum_xl, worst):
+    """Blocked kernel, one thread: statistics of guesses ``rows`` (columns of ``mt``, answers x
+    guesses; every column when ``dense``) in blocks of ``blk``, with one counts table
+    ``tables[0]`` (see :func:`count_block` and :func:`stats_block`)."""
     n_blocks = (n_g + blk - 1) // blk
     _blocks(mt, cands, rows, dense, n_g, 0, n_blocks, blk, tables[0], firsts[0], n_first[0], xlogx, buckets,
             largest, sum_sq, sum_xl, worst)
@@ -415,7 +418,7 @@ def _blocked_parallel(mt, cands, rows, dense, n_g, blk, tables, firsts, n_first,
 
 
 @njit(cache=True, nogil=True)
-def _rows_kernel(mat, rows, cands, xlogx, counts, buckets, largest, sum_sq, sum_xl, worst):
+def rows_kernel(mat, rows, cands, xlogx, counts, buckets, largest, sum_sq, sum_xl, worst):
     """Row kernel: statistics of each guess row of ``mat`` (guesses x answers) in turn."""
     n = cands.shape[0]
     for i in range(rows.shape[0]):
@@ -677,10 +680,10 @@ def bucket_stats(
         worst[:] = 0
         return BucketStats(n, buckets, largest, sum_sq, sum_xl, worst)
     xlogx = xlogx_table(n)
-    big = matrix.nbytes > _TRANSPOSE_MAX_BYTES and not _has_transposed(matrix)
+    big = not can_transpose(matrix)
     if n_g <= _ROW_KERNEL_ROWS or big or n_g * _SPARSE_ROWS <= n_all:
         counts = np.zeros(n_patterns, np.int32)
-        _rows_kernel(np.asarray(matrix), rows, cands, xlogx, counts, buckets, largest, sum_sq, sum_xl, worst)
+        rows_kernel(np.asarray(matrix), rows, cands, xlogx, counts, buckets, largest, sum_sq, sum_xl, worst)
     else:
         mt = transposed(matrix)
         blk = _block_for(n_patterns)
@@ -692,7 +695,7 @@ def bucket_stats(
                               sum_xl, worst)
         else:
             tables = _tables(1, n_patterns, n, mt.dtype)
-            _blocked_serial(mt, cands, rows, dense, n_g, blk, *tables, xlogx, buckets, largest, sum_sq,
+            blocked_serial(mt, cands, rows, dense, n_g, blk, *tables, xlogx, buckets, largest, sum_sq,
                             sum_xl, worst)
     return BucketStats(n, buckets, largest, sum_sq, sum_xl, worst)
 
@@ -700,6 +703,12 @@ def bucket_stats(
 def _has_transposed(matrix: np.ndarray) -> bool:
     hit = _MT.get(id(matrix))
     return hit is not None and hit[0] is matrix
+
+
+def can_transpose(matrix: np.ndarray) -> bool:
+    """Whether the kernels read ``matrix`` through :func:`transposed` (a second copy of
+    at most 256 MiB, or one already made); larger ones are read row by row."""
+    return matrix.nbytes <= _TRANSPOSE_MAX_BYTES or _has_transposed(matrix)
 
 
 def weighted_stats(
@@ -737,8 +746,7 @@ def guess_counts(matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray,
     statistics, so callers use it to rule out guesses before :func:`bucket_stats`.
     """
     check_patterns(n_patterns)
-    if n_patterns > _COUNT_PATTERNS_MAX or (matrix.nbytes > _TRANSPOSE_MAX_BYTES
-                                            and not _has_transposed(matrix)):
+    if n_patterns > _COUNT_PATTERNS_MAX or not can_transpose(matrix):
         return None
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     cands = np.ascontiguousarray(cands, dtype=np.int64)

@@ -1,8 +1,9 @@
 """Greedy partition strategies: entropy, expected size, minimax, partition count.
 
-Each scores every allowed guess by how it splits the remaining candidates, in one
-pass of the compiled kernel :func:`wordle_core.kernels.buckets.bucket_stats`, and plays the best;
-ties go to a guess that may be the answer, then alphabetical order.
+Each scores every allowed guess by how it splits the remaining candidates and plays the
+best; ties go to a guess that may be the answer, then alphabetical order. The choice is
+the compiled :func:`wordle_core.kernels.greedy.choose` (its docstring gives the rule and
+its shortcuts); whole trees are :func:`wordle_core.kernels.greedy.greedy_tree`.
 
 Option ``pool``: ``all`` (every allowed guess, the default) or ``answers`` (only words
 that may be answers, as many published tables restrict it).
@@ -10,13 +11,19 @@ that may be answers, as many published tables restrict it).
 
 from __future__ import annotations
 
+import threading
 from typing import ClassVar
 
 import numpy as np
 
+from wordle_core.errors import WordleError
+from wordle_core.game.rules import letter_counts
 from wordle_core.game.state import GameState
-from wordle_core.kernels.buckets import BucketStats, bucket_stats, first_perfect_split, guess_counts
-from wordle_core.strategies.base import Strategy, candidate_mask, register
+from wordle_core.game.tree import MAX_DEPTH, TreeArrays
+from wordle_core.kernels import greedy as kernel
+from wordle_core.kernels.buckets import BucketStats, can_transpose, check_patterns, transposed, xlogx_table
+from wordle_core.kernels.greedy import key_arrays
+from wordle_core.strategies.base import Strategy, register
 
 
 def guess_pool(state: GameState, pool: str = "all") -> np.ndarray:
@@ -30,96 +37,93 @@ def guess_pool(state: GameState, pool: str = "all") -> np.ndarray:
 
 
 class PartitionStrategy(Strategy):
-    """Scores every allowed guess from its bucket statistics; subclasses give the keys.
+    """Scores every allowed guess from its bucket statistics, by the measure ``kind``.
 
-    ``perfect_is_best``: the keys rank a perfect split (every candidate alone in its
-    bucket) above every other guess, so the first perfect splitter (a candidate first)
-    is the choice without scoring the rest. True for the four measures here; a subclass
-    whose keys can prefer something else must set it False.
+    The choice is one compiled function, :func:`wordle_core.kernels.greedy.choose` (the
+    perfect-split shortcuts, ruling guesses out by bucket count, full statistics, the
+    tie rule); :meth:`tree_arrays` plays it from an opener against every candidate in one
+    compiled walk (:func:`wordle_core.kernels.greedy.greedy_tree`), which
+    :meth:`wordle_core.game.tree.Tree.build` uses when it does not time decisions.
+    :meth:`keys` gives the same keys as arrays, for callers that hold the statistics
+    (``suggest``'s ranking).
     """
 
-    perfect_is_best: ClassVar[bool] = True
+    kind: ClassVar[int]  # the measure, as wordle_core.kernels.greedy numbers them
+    rule_out: ClassVar[bool] = True  # rule guesses out by bucket count first (cost only, never the choice)
 
     def keys(self, stats: BucketStats, is_cand: np.ndarray) -> list[np.ndarray]:
         """Arrays to *minimise*, most important first (rounded, so ties are exact)."""
-        raise NotImplementedError  # pragma: no cover
-
-    def key_floor(self, buckets: np.ndarray, is_cand: np.ndarray, n: int) -> np.ndarray | None:
-        """A lower bound of the first key of each guess from its number of buckets alone
-        (None: no useful bound; every guess is then scored in full). See :meth:`promising_rows`."""
-        return None
-
-    def promising_rows(self, state: GameState, rows: np.ndarray) -> np.ndarray:
-        """The rows that can still be the choice, found before the full statistics.
-
-        Each guess's bucket count (a cheap kernel: :func:`guess_counts`) bounds its first
-        key from below (:meth:`key_floor`). The full statistics of the :data:`PROBE`
-        rows with the lowest bounds give a key ``best`` that the choice cannot exceed; a
-        row whose bound is above ``best`` cannot tie it, so only the rows with bound
-        ``<= best`` (plus a margin for the keys' rounding) are scored. They keep their
-        order, so :func:`pick_lexicographic` picks the same row as over all of them.
-        """
-        n = state.n_candidates
-        lex = state.lexicon
-        if n < 3 or rows.shape[0] < len(lex.guesses) or rows.shape[0] <= 2 * PROBE:
-            # (a subset of the guesses - hard mode's legal rows - is a scattered gather
-            # for the counting kernel: measured no faster than the full statistics)
-            return rows
-        nb = guess_counts(state.matrix, rows, state.candidates, lex.n_patterns)
-        if nb is None:
-            return rows
-        is_cand = candidate_mask(state, rows)
-        floor = self.key_floor(nb, is_cand, n)
-        if floor is None:
-            return rows
-        probe = np.sort(np.argpartition(floor, PROBE)[:PROBE])
-        st = bucket_stats(state.matrix, rows[probe], state.candidates, lex.n_patterns)
-        best = float(np.min(self.keys(st, is_cand[probe])[0]))
-        return rows[floor <= best + FLOOR_MARGIN]
+        k1, k2 = key_arrays(self.kind, stats.n, stats.buckets, stats.largest, stats.sum_sq,
+                            stats.sum_xlogx, np.ascontiguousarray(is_cand, dtype=np.bool_),
+                            float(np.log2(stats.n)))
+        return [k1] if self.kind == kernel.ENTROPY else [k1, k2]
 
     def _choose(self, state: GameState) -> int:
-        perfect = first_perfect_candidate(state)
-        if perfect is not None:
-            return perfect
-        rows = guess_pool(state, str(self.options.get("pool", "all")))
-        if self.perfect_is_best and state.n_candidates <= min(PERFECT_POOL_MAX, PERFECT_CHECK_MAX):
-            # No candidate splits perfectly (checked just above); the first row of the pool
-            # that does is then the choice (see first_perfect_candidate), found without
-            # full statistics.
-            hit = first_perfect_split(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
-            if hit >= 0:
-                return int(rows[hit])
-        rows = self.promising_rows(state, rows)
-        stats = bucket_stats(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
-        is_cand = candidate_mask(state, rows)
-        return int(rows[pick_lexicographic(self.keys(stats, is_cand), is_cand)])
+        rows = np.ascontiguousarray(guess_pool(state, str(self.options.get("pool", "all"))), dtype=np.int64)
+        work = _Work.of(state)
+        dense = rows.shape[0] == work.mat.shape[0]
+        return int(kernel.choose(work.mat, work.mt, work.has_mt, work.arow, rows, dense,
+                                 np.ascontiguousarray(state.candidates, dtype=np.int64), self.kind,
+                                 work.log2n, work.xlogx, self.rule_out, work.scratch))
+
+    def tree_arrays(self, state: GameState, opener_row: int) -> TreeArrays | None:
+        """Every game from ``opener_row`` at ``state`` in one compiled walk, or None where
+        it does not apply (a pool other than ``all``).
+
+        The same nodes, in the same order, as the per-position walk of
+        :meth:`~wordle_core.game.tree.Tree.build` (tested on whole trees), without a
+        decision time per node.
+        """
+        if str(self.options.get("pool", "all")) != "all":
+            return None
+        work = _Work.of(state)
+        lex = state.lexicon
+        greens, need = state.constraints.arrays(lex.length, len(lex.alphabet))
+        legal = np.ascontiguousarray(state.legal_rows, dtype=np.int64)
+        guess, parent, pat_in, depth, solved, ok = kernel.greedy_tree(
+            work.mat, work.mt, work.has_mt, work.arow, work.codes, work.counts, int(opener_row),
+            np.ascontiguousarray(state.candidates, dtype=np.int64), legal, greens, need, state.hard,
+            self.kind, work.log2n, work.xlogx, self.rule_out, MAX_DEPTH - state.turn, work.scratch)
+        if not ok:
+            raise WordleError(f"strategy {self.name} made no progress after {MAX_DEPTH} guesses")
+        return TreeArrays(guess, parent, pat_in, depth, solved)
 
 
-PROBE = 16  # rows scored in full first, for the bound that rules the others out
-FLOOR_MARGIN = 1e-6  # above the keys' rounding (9 decimals) and float error
-PERFECT_CHECK_MAX = 64  # candidate sets up to this size try the shortcut first
-# ... and up to this size the whole pool: on entropy trees from four openers the pool scan
-# found a perfect splitter at 321 of 461 positions with < 16 candidates, at none of 131 larger
-PERFECT_POOL_MAX = 15
+def cells_read() -> tuple[int, int]:
+    """Pattern-matrix cells the compiled choice has read in this thread so far: by the
+    full bucket statistics, and by the cheaper bucket counts that rule guesses out
+    (for benchmarks: bucket updates per second)."""
+    work = getattr(_Work._local, "work", None)
+    return (0, 0) if work is None else (int(work.scratch[8][0]), int(work.scratch[8][1]))
 
 
-def first_perfect_candidate(state: GameState) -> int | None:
-    """The alphabetically first candidate that splits the candidates into singletons.
+class _Work:
+    """The arrays the compiled choice reads for one (lexicon, matrix), built once per thread."""
 
-    Such a guess is what every measure here picks (it maximises entropy and the win
-    bonus, gives the most buckets, the smallest largest bucket and expected size, and
-    the tie rule then prefers a candidate and alphabetical order), so trying it first
-    on an n x n block skips scoring every allowed guess: the same choice, much cheaper.
-    Without one, a perfect non-candidate is still the choice: its entropy ``log2 n`` beats
-    any non-perfect candidate's ``<= log2 n - 2/n + 1/n`` (one bucket of two at best), its
-    largest bucket 1 and ``sum_sq = n`` are the minimum and its ``n`` buckets the maximum.
-    """
-    n = state.n_candidates
-    if n > PERFECT_CHECK_MAX:
-        return None
-    rows = state.candidate_rows  # always legal, also in hard mode; sorted like the guesses
-    hit = first_perfect_split(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
-    return int(rows[hit]) if hit >= 0 else None
+    _local = threading.local()
+
+    def __init__(self, state: GameState) -> None:
+        lex = state.lexicon
+        self.lexicon, self.matrix = lex, state.matrix
+        self.mat = np.asarray(state.matrix)
+        self.has_mt = can_transpose(state.matrix)
+        self.mt = transposed(state.matrix) if self.has_mt else np.zeros((1, 1), self.mat.dtype)
+        self.arow = np.ascontiguousarray(lex.answer_rows, dtype=np.int64)
+        self.codes = np.ascontiguousarray(lex.guess_codes)
+        self.counts = letter_counts(lex)
+        n = len(lex.answers)
+        self.log2n = np.log2(np.maximum(np.arange(n + 1, dtype=np.float64), 1.0))  # [n] = np.log2(n)
+        self.xlogx = xlogx_table(n)
+        self.scratch = kernel.scratch(len(lex.guesses), lex.n_patterns, self.mt.dtype)
+
+    @classmethod
+    def of(cls, state: GameState) -> _Work:
+        hit = getattr(cls._local, "work", None)
+        if hit is None or hit.matrix is not state.matrix or hit.lexicon is not state.lexicon:
+            check_patterns(state.lexicon.n_patterns)
+            hit = cls(state)
+            cls._local.work = hit
+        return hit
 
 
 def pick_lexicographic(keys: list[np.ndarray], is_cand: np.ndarray) -> int:
@@ -142,25 +146,14 @@ def pick_lexicographic(keys: list[np.ndarray], is_cand: np.ndarray) -> int:
     return int(pref[0] if pref.shape[0] else idx[0])
 
 
-def _r(x: np.ndarray) -> np.ndarray:
-    return np.round(x, 9)  # float keys: equal up to rounding noise count as ties
-
-
 @register
 class Entropy(PartitionStrategy):
     name = "entropy"
     summary = "maximise expected information (bits) plus the chance to win now"
     source = "3Blue1Brown's information measure; \"Wordle Solver\" (2022)"
-
-    def keys(self, stats: BucketStats, is_cand: np.ndarray) -> list[np.ndarray]:
-        # Information in bits, plus P(guess is the answer) = 1/n for a candidate: a
-        # guess that may win now is worth that chance on top of what it reveals.
-        return [_r(-(stats.entropy + is_cand / stats.n))]
-
-    def key_floor(self, buckets: np.ndarray, is_cand: np.ndarray, n: int) -> np.ndarray:
-        # B buckets carry at most log2 B bits (equal sizes); B <= n, so a table of n + 1
-        return -(np.log2(np.arange(1, n + 2, dtype=np.float64))[np.maximum(buckets, 1) - 1]
-                 + is_cand / n)
+    # Information in bits, plus P(guess is the answer) = 1/n for a candidate: a guess
+    # that may win now is worth that chance on top of what it reveals.
+    kind = kernel.ENTROPY
 
 
 @register
@@ -168,12 +161,7 @@ class ExpectedSize(PartitionStrategy):
     name = "expected-size"
     summary = "minimise the expected number of candidates left"
     source = "\"Wordle Solver\" (2022)"
-
-    def keys(self, stats: BucketStats, is_cand: np.ndarray) -> list[np.ndarray]:
-        return [stats.sum_sq, stats.largest]
-
-    def key_floor(self, buckets: np.ndarray, is_cand: np.ndarray, n: int) -> np.ndarray:
-        return n * n / np.maximum(buckets, 1)  # sum of squares of B sizes summing to n
+    kind = kernel.EXPECTED_SIZE
 
 
 @register
@@ -181,12 +169,7 @@ class Minimax(PartitionStrategy):
     name = "minimax"
     summary = "minimise the largest bucket (worst case); ties by expected size"
     source = "\"The Wordle Bot\""
-
-    def keys(self, stats: BucketStats, is_cand: np.ndarray) -> list[np.ndarray]:
-        return [stats.largest, stats.sum_sq]
-
-    # (no key_floor: the largest of B buckets holds >= n / B, but that ties for most
-    # guesses, so ruling guesses out first measured no faster)
+    kind = kernel.MINIMAX
 
 
 @register
@@ -194,9 +177,4 @@ class Partitions(PartitionStrategy):
     name = "partitions"
     summary = "maximise the number of distinct feedback patterns; ties by expected size"
     source = "\"Wordle Solver\" (2022)"
-
-    def keys(self, stats: BucketStats, is_cand: np.ndarray) -> list[np.ndarray]:
-        return [-stats.buckets, stats.sum_sq]
-
-    def key_floor(self, buckets: np.ndarray, is_cand: np.ndarray, n: int) -> np.ndarray:
-        return -buckets.astype(np.float64)  # the key itself
+    kind = kernel.PARTITIONS
