@@ -50,7 +50,7 @@ from wordle_core.strategies import get_strategy, greedy
 from wordle_core.strategies.base import candidate_mask
 
 
-# --- the old kernel (the pre-issue-11 ``fastsplit`` loops, verbatim in effect) ----------------
+# --- the old kernel (the ``fastsplit`` loops before the blocked kernel, verbatim in effect) ----------------
 @njit(cache=True, nogil=True)
 def _old_rows(mat, rows, cands, xlogx, lo, hi, counts, nb_out, big_out, sq_out, xl_out, worst_out):
     n = cands.shape[0]
@@ -109,7 +109,7 @@ def old_stats(matrix, rows, cands, n_patterns) -> BucketStats:
 
 
 def old_choose(strategy: greedy.PartitionStrategy, state: GameState) -> int:
-    """The pre-issue-11 ``PartitionStrategy._choose``."""
+    """``PartitionStrategy._choose`` before the blocked kernel."""
     if state.n_candidates <= 64:  # the old PERFECT_CHECK_MAX
         rows = state.candidate_rows
         block = np.sort(np.asarray(state.matrix[rows][:, state.candidates]), axis=1)
