@@ -108,6 +108,17 @@ def old_stats(matrix, rows, cands, n_patterns) -> BucketStats:
     return BucketStats(int(cands.shape[0]), *out)
 
 
+def old_keys(name: str, st: BucketStats, is_cand: np.ndarray) -> list[np.ndarray]:
+    """The measures' keys (minimised in order) as the numpy path computed them."""
+    if name == "entropy":
+        return [np.round(-(st.entropy + is_cand / st.n), 9)]
+    if name == "expected-size":
+        return [st.sum_sq, st.largest]
+    if name == "minimax":
+        return [st.largest, st.sum_sq]
+    return [-st.buckets, st.sum_sq]
+
+
 def old_choose(strategy: greedy.PartitionStrategy, state: GameState) -> int:
     """``PartitionStrategy._choose`` before the blocked kernel."""
     if state.n_candidates <= 64:  # the old PERFECT_CHECK_MAX
@@ -119,7 +130,7 @@ def old_choose(strategy: greedy.PartitionStrategy, state: GameState) -> int:
     rows = greedy.guess_pool(state, str(strategy.options.get("pool", "all")))
     stats = old_stats(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
     is_cand = candidate_mask(state, rows)
-    keys = strategy.keys(stats, is_cand)
+    keys = old_keys(strategy.name, stats, is_cand)
     return int(rows[np.lexsort([np.arange(len(is_cand)), ~is_cand, *keys[::-1]])[0]])
 
 

@@ -8,9 +8,8 @@ Two stages, the same as the scores + games pipelines:
    strategy (a whole decision tree per opener) and rank by mean guesses, then worst game,
    then alphabetical.
 
-The strategy runs on the compiled kernel (:class:`wordle_core.interactive.suggest.CompiledPartition`,
-identical choices to the registered strategy) because the numpy kernel needs ~0.9 GB of
-counters per Nerdle decision.
+Each tree is the greedy measures' compiled walk (:func:`wordle_core.kernels.greedy.greedy_tree`),
+which reads Nerdle's 17,723 x 17,723 matrix row by row (no second, transposed copy).
 
 Run: PYTHONPATH=. .venv/bin/python benchmarks/bench_variant_openers.py --lexicon primel
      [--strategy entropy] [--top 10] [--json out.json]
@@ -31,7 +30,6 @@ from wordle_core.files import atomic_write_text
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
-from wordle_core.interactive.suggest import CompiledPartition
 from wordle_core.kernels.buckets import bucket_stats
 from wordle_core.strategies import get_strategy
 
@@ -66,12 +64,12 @@ def main() -> None:
     stats = first_guess_scores(lex, mat)
     print(f"first-guess scores of all {len(lex.guesses):,} guesses: {time.perf_counter() - t:.2f} s")
     rows = shortlist(lex, stats, args.top)
-    strat = CompiledPartition(get_strategy(args.strategy))
+    strat = get_strategy(args.strategy)
     root = GameState.new(lex, False, mat)
     results = []
     for r in tqdm(rows, desc=f"{lex.name} trees", unit="opener", file=sys.stderr):
         t = time.perf_counter()
-        tree = Tree.build(strat, root, r)
+        tree = Tree.build(strat, root, r, timed=False)
         lengths = tree.lengths()
         results.append({
             "opener": lex.guesses[r], "mean": float(lengths.mean()), "max": int(lengths.max()),

@@ -192,18 +192,6 @@ def test_cli_bad_input_in_a_real_process():
         "or the emoji squares\n"
 
 
-@pytest.mark.parametrize("name", ["entropy", "minimax"])
-def test_compiled_strategy_builds_the_same_tree(small_lex, name):
-    from wordle_core.interactive.suggest import CompiledPartition
-
-    mat = pattern_matrix(small_lex)
-    root = GameState.new(small_lex, False, mat)
-    ref = Tree.build(get_strategy(name), root, 0)
-    fast = Tree.build(CompiledPartition(get_strategy(name)), root, 0)
-    assert fast.guess == ref.guess and fast.parent == ref.parent
-    assert np.array_equal(fast.lengths(), ref.lengths())
-
-
 def test_suggest_from_a_trees_avro_table(small_lex, tmp_path, capsys):
     """The pipeline's ``trees`` Avro table: covered positions come from it, and agree."""
     records = pytest.importorskip("pipelines.records")

@@ -101,18 +101,6 @@ def _entropy_rank_keys(stats: BucketStats, is_cand: np.ndarray) -> np.ndarray:
     return np.round(-(stats.entropy + is_cand / max(stats.n, 1)), 9)
 
 
-def _strategy_pick(strategy: Strategy, state: GameState, rows: np.ndarray,
-                   stats: BucketStats, is_cand: np.ndarray) -> int:
-    """The strategy's choice, reusing ``stats`` when the strategy is a partition score."""
-    from wordle_core.strategies.greedy import PartitionStrategy
-
-    if state.n_candidates <= 2:  # the base class's short-circuit, reproduced exactly
-        return int(state.candidate_rows[0])
-    if isinstance(strategy, PartitionStrategy) and strategy.options.get("pool", "all") == "all":
-        return _strategy_pick_keys(strategy, rows, stats, is_cand)
-    return int(strategy.choose(state))
-
-
 def suggest(
     state: GameState,
     strategy: Strategy,
@@ -151,7 +139,7 @@ def suggest(
     is_cand[state.candidate_rows] = True
     is_cand = is_cand[rows]
     if picked is None:
-        picked = _strategy_pick(strategy, state, rows, stats, is_cand)
+        picked = int(strategy.choose(state))
 
     keys = _entropy_rank_keys(stats, is_cand)
     order = np.lexsort((np.arange(len(rows)), ~is_cand, keys))
@@ -213,38 +201,3 @@ def _option(word: str, stats: BucketStats, i: int, is_cand: bool, pick: bool) ->
         can_be_answer=is_cand,
         pick=pick,
     )
-
-
-class CompiledPartition(Strategy):
-    """A greedy partition strategy scored by the compiled kernel: same choices, less memory.
-
-    The numpy kernel's ``bincount`` needs ``guesses x patterns`` counters: for Nerdle
-    (17,723 guesses x 6,561 patterns) that is ~0.9 GB per decision. This wrapper keeps
-    the wrapped strategy's keys and tie rule (tests check identical choices) and only
-    swaps the counting, so whole Nerdle and Primel trees fit in memory and time.
-    """
-
-    def __init__(self, inner: Strategy) -> None:
-        from wordle_core.strategies.greedy import PartitionStrategy
-
-        if not isinstance(inner, PartitionStrategy):
-            raise WordleError(f"strategy {inner.name!r} is not a partition score; cannot compile it")
-        super().__init__(**inner.options)
-        self.inner = inner
-        self.name = inner.name
-
-    def _choose(self, state: GameState) -> int:
-        from wordle_core.strategies.greedy import guess_pool
-
-        rows = guess_pool(state, str(self.options.get("pool", "all")))
-        stats = bucket_stats(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
-        is_cand = np.zeros(len(state.lexicon.guesses), dtype=bool)
-        is_cand[state.candidate_rows] = True
-        return _strategy_pick_keys(self.inner, rows, stats, is_cand[rows])
-
-
-def _strategy_pick_keys(strategy: Strategy, rows: np.ndarray, stats: BucketStats,
-                        is_cand: np.ndarray) -> int:
-    from wordle_core.strategies.greedy import pick_lexicographic
-
-    return int(rows[pick_lexicographic(strategy.keys(stats, is_cand), is_cand)])

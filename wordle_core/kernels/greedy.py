@@ -367,13 +367,3 @@ def greedy_tree(mat, mt, has_mt, arow, codes, counts, opener, cands0, legal0, gr
             s_i.append((nxt, node, p, d + 1, False))
     return guess[:n_nodes], parent[:n_nodes], pat_in[:n_nodes], depth[:n_nodes], solved, True
 
-
-@njit(cache=True, nogil=True)
-def key_arrays(kind, n, buckets, largest, sum_sq, sum_xl, is_cand, log2n):
-    """:func:`keys` of many guesses at once (bucket statistics as arrays): two arrays."""
-    m = buckets.shape[0]
-    k1 = np.empty(m, np.float64)
-    k2 = np.empty(m, np.float64)
-    for i in range(m):
-        k1[i], k2[i] = keys(kind, n, buckets[i], largest[i], sum_sq[i], sum_xl[i], is_cand[i], log2n)
-    return k1, k2

@@ -21,8 +21,7 @@ from wordle_core.game.rules import letter_counts
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import MAX_DEPTH, TreeArrays
 from wordle_core.kernels import greedy as kernel
-from wordle_core.kernels.buckets import BucketStats, can_transpose, check_patterns, transposed, xlogx_table
-from wordle_core.kernels.greedy import key_arrays
+from wordle_core.kernels.buckets import can_transpose, check_patterns, transposed, xlogx_table
 from wordle_core.strategies.base import Strategy, register
 
 
@@ -44,19 +43,10 @@ class PartitionStrategy(Strategy):
     tie rule); :meth:`tree_arrays` plays it from an opener against every candidate in one
     compiled walk (:func:`wordle_core.kernels.greedy.greedy_tree`), which
     :meth:`wordle_core.game.tree.Tree.build` uses when it does not time decisions.
-    :meth:`keys` gives the same keys as arrays, for callers that hold the statistics
-    (``suggest``'s ranking).
     """
 
     kind: ClassVar[int]  # the measure, as wordle_core.kernels.greedy numbers them
     rule_out: ClassVar[bool] = True  # rule guesses out by bucket count first (cost only, never the choice)
-
-    def keys(self, stats: BucketStats, is_cand: np.ndarray) -> list[np.ndarray]:
-        """Arrays to *minimise*, most important first (rounded, so ties are exact)."""
-        k1, k2 = key_arrays(self.kind, stats.n, stats.buckets, stats.largest, stats.sum_sq,
-                            stats.sum_xlogx, np.ascontiguousarray(is_cand, dtype=np.bool_),
-                            float(np.log2(stats.n)))
-        return [k1] if self.kind == kernel.ENTROPY else [k1, k2]
 
     def _choose(self, state: GameState) -> int:
         rows = np.ascontiguousarray(guess_pool(state, str(self.options.get("pool", "all"))), dtype=np.int64)
