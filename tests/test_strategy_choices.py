@@ -208,3 +208,24 @@ def test_compiled_walk_on_the_full_lexicon(wordle, hard):
             b = Tree.build(get_strategy(name), state, opener, timed=False)
             assert _same_tree(a, b) and len(a.guess) > 100
             assert b.seconds == [0.0] * len(b.guess) and sum(a.seconds) > 0
+
+
+def test_a_matrix_read_row_by_row_gives_the_same_choices(positions):
+    """A matrix too big for a transposed copy (Nerdle's) is read row by row: same choices."""
+    from wordle_core.kernels.buckets import transposed, xlogx_table
+
+    lex = positions[0].lexicon
+    mat = np.asarray(positions[0].matrix)
+    mt = transposed(positions[0].matrix)
+    arow = lex.answer_rows.astype(np.int64)
+    log2n = np.log2(np.maximum(np.arange(len(lex.answers) + 1, dtype=np.float64), 1.0))
+    xlogx = xlogx_table(len(lex.answers))
+    for kind in (kernel.ENTROPY, kernel.EXPECTED_SIZE, kernel.MINIMAX, kernel.PARTITIONS):
+        for st in positions[::3]:
+            rows = st.legal_rows.astype(np.int64)
+            cands = st.candidates.astype(np.int64)
+            dense = rows.shape[0] == mat.shape[0]
+            picks = [kernel.choose(mat, m, has, arow, rows, dense, cands, kind, log2n, xlogx, True,
+                                   kernel.scratch(len(lex.guesses), lex.n_patterns, mat.dtype))
+                     for m, has in ((mt, True), (np.zeros((1, 1), mat.dtype), False))]
+            assert picks[0] == picks[1]
