@@ -12,9 +12,11 @@ sizes, so all of them are computed here and nowhere else:
   properties of :class:`BucketStats`;
 * :func:`weighted_stats` - the same over bucket *masses* (answer-prior weights):
   entropy, sum of squared masses, largest mass;
-* :func:`guess_counts` - only the number of buckets of every guess (bitsets, or
-  pairwise comparisons for small sets): several times cheaper per cell, so the greedy
-  strategies rule out most guesses with it before the full statistics;
+* :func:`count_buckets` (compiled) - only the number of buckets of every guess
+  (bitsets, or pairwise comparisons for small sets): several times cheaper per cell,
+  so the greedy choice (:mod:`wordle_core.kernels.greedy`) rules out most guesses
+  with it before the full statistics, and the exact search orders and bounds guesses
+  with it;
 * :func:`first_perfect_split` - the first guess that gives every candidate its own
   pattern (a perfect split), stopping each guess at its first repeated pattern;
 * :func:`bucket_counts` (one guess's counts by pattern) and :func:`split_by_pattern`
@@ -67,7 +69,7 @@ _ROW_KERNEL_ROWS = 16  # at most this many guess rows: the row kernel (no transp
 _SPARSE_ROWS = 16  # ... or at most 1/16 of all rows: a gather of scattered columns costs more
 _PARALLEL_CELLS = 400_000  # rows x candidates from which the blocked kernel uses threads
 _TRANSPOSE_MAX_BYTES = 256 << 20  # larger matrices are read row by row (no second copy in memory)
-_COUNT_PATTERNS_MAX = 3**8  # guess_counts' per-guess bitsets: up to 8-letter words
+COUNT_PATTERNS_MAX = 3**8  # count_buckets' per-guess bitsets: up to 8-letter words
 MAX_PATTERNS = 3**14  # feedback patterns the per-pattern tables support: words of up to 14 letters
 
 
@@ -733,27 +735,6 @@ def weighted_stats(
     kernel = _weighted_parallel if big else _weighted_serial
     kernel(np.asarray(matrix), rows, cands, w, n_patterns, h, sq, mx)
     return WeightedStats(h, sq, mx)
-
-
-def guess_counts(matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray,
-                 n_patterns: int) -> np.ndarray | None:
-    """Number of buckets of every guess row in ``rows`` over ``cands`` (the distinct
-    patterns), or None where the fast kernel does not apply (a matrix too big to
-    transpose, or a pattern space too large for per-guess bitsets).
-
-    :func:`count_buckets` on the transposed matrix: one bitset per guess (or pairwise
-    comparisons for small sets), several times cheaper per cell than the full
-    statistics, so callers use it to rule out guesses before :func:`bucket_stats`.
-    """
-    check_patterns(n_patterns)
-    if n_patterns > _COUNT_PATTERNS_MAX or not can_transpose(matrix):
-        return None
-    rows = np.ascontiguousarray(rows, dtype=np.int64)
-    cands = np.ascontiguousarray(cands, dtype=np.int64)
-    if rows.shape[0] == 0 or cands.shape[0] == 0:
-        return np.zeros(rows.shape[0], np.int64)
-    nb, _ = count_buckets(transposed(matrix), cands, rows, n_patterns - 1, n_patterns)
-    return nb
 
 
 def first_perfect_split(matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray, n_patterns: int) -> int:

@@ -40,6 +40,7 @@ import numpy as np
 from numba import njit
 
 from wordle_core.kernels.buckets import (
+    COUNT_PATTERNS_MAX,
     blocked_serial,
     count_buckets,
     distinct_pairs,
@@ -56,7 +57,6 @@ PERFECT_POOL_MAX = 15  # ... and up to this size the whole pool
 _PERFECT_ROW_SCAN = 128  # pools up to this size are checked guess by guess
 _SPARSE_ROWS = 16  # scoring at most 1/16 of the matrix's rows: the row kernel, not the blocked one
 ROUND = 1e9  # np.round(x, 9): rint(x * 1e9) / 1e9
-MAX_BITSET_PATTERNS = 3**8  # count_buckets' per-guess bitsets: up to 8-letter words
 
 # --- keys ----------------------------------------------------------------------------
 
@@ -221,7 +221,7 @@ def choose(mat, mt, has_mt, arow, rows, dense, cands, kind, log2n_table, xlogx, 
         mark[arow[cands[j]]] = True
     log2n = log2n_table[n]
     n_g = rows.shape[0]
-    if rule_out and has_mt and n_g > 2 * PROBE and n_pat <= MAX_BITSET_PATTERNS:
+    if rule_out and has_mt and n_g > 2 * PROBE and n_pat <= COUNT_PATTERNS_MAX:
         nb, _ = count_buckets(mt, cands, rows, green, n_pat)
         sc[8][1] += n_g * n
         # the PROBE guesses with the most buckets (each bound falls as B grows)
