@@ -197,7 +197,8 @@ def test_row_is_perfect_primitive(small_lex):
         cands = np.sort(rng.choice(len(small_lex.answers), 6, replace=False))
         stats = bucket_stats(mat, None, cands, small_lex.n_patterns)
         for g in range(0, len(small_lex.guesses), 37):
-            assert buckets.row_is_perfect(mt, cands, g, seen, stamp) == bool(stats.perfect[g])
+            assert buckets.row_is_perfect(mt[:, g], cands, seen, stamp) == bool(stats.perfect[g])
+            assert buckets.row_is_perfect(mat[g], cands, seen, stamp) == bool(stats.perfect[g])
 
 
 def test_matrices_too_big_to_transpose_use_the_row_kernel(small_lex, monkeypatch):

@@ -441,8 +441,9 @@ def rows_kernel(mat, rows, cands, xlogx, counts, buckets, largest, sum_sq, sum_x
 
 
 @njit(cache=True, nogil=True)
-def row_is_perfect(mt, cands, g, seen, stamp):
-    """Whether guess column ``g`` of ``mt`` (answers x guesses) gives every candidate its own pattern.
+def row_is_perfect(row, cands, seen, stamp):
+    """Whether one guess's patterns ``row`` (per answer: ``mat[g]``, or the column
+    ``mt[:, g]`` of the transposed matrix) give every candidate its own pattern.
 
     ``seen`` (one int64 per pattern) and ``stamp`` (one-element int64 array) are
     reusable scratch: a pattern counts as seen when ``seen[p] == stamp[0]``, so nothing
@@ -451,7 +452,7 @@ def row_is_perfect(mt, cands, g, seen, stamp):
     stamp[0] += 1
     st = stamp[0]
     for j in range(cands.shape[0]):
-        p = mt[cands[j], g]
+        p = row[cands[j]]
         if seen[p] == st:
             return False
         seen[p] = st

@@ -36,7 +36,7 @@ import numpy as np
 from numba import njit, prange, types
 from numba.typed import Dict
 
-from wordle_core.kernels.buckets import PAIRS_MAX, count_buckets, distinct_pairs, is_dense
+from wordle_core.kernels.buckets import PAIRS_MAX, count_buckets, distinct_pairs, is_dense, row_is_perfect
 from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraints)
     capacity,
     hard_filter,
@@ -99,23 +99,6 @@ def cons_child(cg: np.ndarray, cn: np.ndarray, codes: np.ndarray, g: int, p: int
     nn = np.empty_like(cn)
     obligations_after(codes, g, p, cg, cn, ng, nn)
     return ng, nn
-
-
-@njit(cache=True)
-def _is_perfect(MT: np.ndarray, cands: np.ndarray, g: int, seen: np.ndarray) -> bool:
-    """Does guess row ``g`` give every candidate a different pattern? (early exit)"""
-    n = cands.shape[0]
-    ok = True
-    k = 0
-    for k in range(n):
-        p = MT[cands[k], g]
-        if seen[p]:
-            ok = False
-            break
-        seen[p] = True
-    for j in range(k + 1 if not ok else n):
-        seen[MT[cands[j], g]] = False
-    return ok
 
 
 @njit(cache=True)
@@ -302,7 +285,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     #    (Every candidate is a legal hard-mode guess: it fits all the hints so far.)
     if lb_known == 2 * n - 1:
         for j in range(n):
-            if _is_perfect(MT, cands, arow[cands[j]], seen):
+            if row_is_perfect(MT[:, arow[cands[j]]], cands, seen[0], seen[1]):
                 _store(memo, key, 2 * n - 1, 1, arow[cands[j]])
                 return 2 * n - 1
         lb_known = 2 * n
@@ -328,7 +311,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
         else:
             # (early exit per guess at the first shared pattern: cheaper than a scan)
             for i in range(G):
-                if _is_perfect(MT, cands, legal[i], seen):
+                if row_is_perfect(MT[:, legal[i]], cands, seen[0], seen[1]):
                     _store(memo, key, 2 * n, 1, legal[i])
                     return 2 * n
         if d == 2:  # the next guess must leave only singletons: impossible

@@ -44,6 +44,7 @@ from wordle_core.kernels.buckets import (
     blocked_serial,
     count_buckets,
     distinct_pairs,
+    row_is_perfect,
     rows_kernel,
     split_codes,
 )
@@ -118,27 +119,12 @@ def scratch(n_guesses: int, n_patterns: int, mt_dtype: np.dtype) -> tuple:
 
 
 @njit(cache=True, nogil=True)
-def _is_perfect(mat, cands, g, seen, stamp):
-    """Whether guess row ``g`` gives every candidate its own pattern (stops at the first
-    repeat; ``seen``/``stamp`` as :func:`wordle_core.kernels.buckets.row_is_perfect`)."""
-    stamp[0] += 1
-    st = stamp[0]
-    row = mat[g]
-    for j in range(cands.shape[0]):
-        p = row[cands[j]]
-        if seen[p] == st:
-            return False
-        seen[p] = st
-    return True
-
-
-@njit(cache=True, nogil=True)
 def _first_perfect(mat, mt, has_mt, cands, rows, dense, green, seen, stamp):
     """Index in ``rows`` of the first guess splitting ``cands`` (at most ``PAIRS_MAX``)
     into singletons, or -1."""
     if rows.shape[0] <= _PERFECT_ROW_SCAN or not has_mt:
         for i in range(rows.shape[0]):
-            if _is_perfect(mat, cands, rows[i], seen, stamp):
+            if row_is_perfect(mat[rows[i]], cands, seen, stamp):
                 return i
         return -1
     return distinct_pairs(mt, cands, rows, dense, green, True)[2]
@@ -211,7 +197,7 @@ def choose(mat, mt, has_mt, arow, rows, dense, cands, kind, log2n_table, xlogx, 
     if n <= PERFECT_CHECK_MAX:
         for j in range(n):
             g = arow[cands[j]]
-            if _is_perfect(mat, cands, g, seen, stamp):
+            if row_is_perfect(mat[g], cands, seen, stamp):
                 return g
         if n <= PERFECT_POOL_MAX:
             hit = _first_perfect(mat, mt, has_mt, cands, rows, dense, green, seen, stamp)

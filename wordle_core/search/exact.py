@@ -120,7 +120,7 @@ class ExactSolver:
         self._memo = kn.new_memo()
         self._scratch_c = np.zeros(lex.n_patterns, np.int64)
         self._scratch_t = np.zeros(max(len(lex.answers), lex.n_patterns) + 1, np.int64)
-        self._seen = np.zeros(lex.n_patterns, np.bool_)
+        self._seen = (np.zeros(lex.n_patterns, np.int64), np.zeros(1, np.int64))  # row_is_perfect's stamps
         self._stats = np.zeros(8, np.int64)
         rows = np.arange(len(lex.guesses), dtype=np.int32)
         if self.pool == "answers":
