@@ -50,12 +50,12 @@ def _same(a, b) -> None:
 def _row_kernel(mat, rows, cands, n_pat):
     """The row kernel alone (the pre-blocking compiled kernel's loop order)."""
     rows = np.arange(mat.shape[0]) if rows is None else np.asarray(rows)
-    old = buckets._ROW_KERNEL_ROWS
-    buckets._ROW_KERNEL_ROWS = 1 << 62
+    old = buckets.ROW_KERNEL_ROWS
+    buckets.ROW_KERNEL_ROWS = 1 << 62
     try:
         return bucket_stats(mat, rows, cands, n_pat)
     finally:
-        buckets._ROW_KERNEL_ROWS = old
+        buckets.ROW_KERNEL_ROWS = old
 
 
 def test_kernels_match_numpy_reference_on_random_positions(small_lex):

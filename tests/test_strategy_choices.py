@@ -102,7 +102,7 @@ def test_ruling_out_by_bucket_count_scores_few_guesses(positions):
 
     mt = transposed(positions[0].matrix)
     arow = lex.answer_rows.astype(np.int64)
-    log2n = np.log2(np.maximum(np.arange(len(lex.answers) + 1, dtype=np.float64), 1.0))
+    log2n = kernel.log2_table(len(lex.answers))
     big = [st for st in positions if st.n_candidates > kernel.PERFECT_CHECK_MAX]
     assert len(big) > 20
     shares = []
@@ -137,7 +137,7 @@ def test_the_kernels_log2_and_xlogx_tables_are_numpys():
     from wordle_core.kernels.buckets import xlogx_table
 
     n_max = 2315
-    table = np.log2(np.maximum(np.arange(n_max + 1, dtype=np.float64), 1.0))
+    table = kernel.log2_table(n_max)
     assert all(table[n] == np.log2(n) for n in range(1, n_max + 1))
     big = xlogx_table(n_max)
     assert all(np.array_equal(big[: n + 1], xlogx_table(n)) for n in range(0, n_max + 1, 7))
@@ -219,7 +219,7 @@ def test_a_matrix_read_row_by_row_gives_the_same_choices(positions):
     mat = np.asarray(positions[0].matrix)
     mt = transposed(positions[0].matrix)
     arow = lex.answer_rows.astype(np.int64)
-    log2n = np.log2(np.maximum(np.arange(len(lex.answers) + 1, dtype=np.float64), 1.0))
+    log2n = kernel.log2_table(len(lex.answers))
     xlogx = xlogx_table(len(lex.answers))
     for kind in (kernel.ENTROPY, kernel.EXPECTED_SIZE, kernel.MINIMAX, kernel.PARTITIONS):
         for st in positions[::3]:

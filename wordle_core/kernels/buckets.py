@@ -64,9 +64,9 @@ from numba import njit, prange
 from wordle_core.errors import TooManyPatternsError
 
 BLOCK = 64  # guesses per block: 64 x 243 counters (8 or 16 bit) + first-visit lists, about L1 size
-_PERFECT_ROW_SCAN = 128  # at most this many rows: the perfect-split scan reads rows directly
-_ROW_KERNEL_ROWS = 16  # at most this many guess rows: the row kernel (no transposed copy)
-_SPARSE_ROWS = 16  # ... or at most 1/16 of all rows: a gather of scattered columns costs more
+PERFECT_ROW_SCAN = 128  # at most this many rows: the perfect-split scan reads rows directly
+ROW_KERNEL_ROWS = 16  # at most this many guess rows: the row kernel (no transposed copy)
+SPARSE_ROWS = 16  # ... or at most 1/16 of all rows: a gather of scattered columns costs more
 _PARALLEL_CELLS = 400_000  # rows x candidates from which the blocked kernel uses threads
 _TRANSPOSE_MAX_BYTES = 256 << 20  # larger matrices are read row by row (no second copy in memory)
 COUNT_PATTERNS_MAX = 3**8  # count_buckets' per-guess bitsets: up to 8-letter words
@@ -640,7 +640,7 @@ def _tables(n_chunks: int, n_patterns: int, n_max: int,
     key = (n_chunks, n_patterns, dtype, np.dtype(pat_dtype))
     cached = getattr(_LOCAL, "tables", None)
     if cached is None or cached[0] != key:
-        blk = _block_for(n_patterns)
+        blk = block_for(n_patterns)
         counts = np.stack([counts_table(blk, n_patterns, n_max) for _ in range(n_chunks)])
         firsts = np.zeros((n_chunks, blk, n_patterns + 1), pat_dtype)
         n_first = np.zeros((n_chunks, blk), np.int64)
@@ -649,7 +649,8 @@ def _tables(n_chunks: int, n_patterns: int, n_max: int,
     return cached[1], cached[2], cached[3]
 
 
-def _block_for(n_patterns: int) -> int:
+def block_for(n_patterns: int) -> int:
+    """Guesses per block of the blocked kernels: a block's counts table stays about L1 size."""
     return max(4, min(256, (BLOCK * 243) // max(1, n_patterns)))
 
 
@@ -684,12 +685,12 @@ def bucket_stats(
         return BucketStats(n, buckets, largest, sum_sq, sum_xl, worst)
     xlogx = xlogx_table(n)
     big = not can_transpose(matrix)
-    if n_g <= _ROW_KERNEL_ROWS or big or n_g * _SPARSE_ROWS <= n_all:
+    if n_g <= ROW_KERNEL_ROWS or big or n_g * SPARSE_ROWS <= n_all:
         counts = np.zeros(n_patterns, np.int32)
         rows_kernel(np.asarray(matrix), rows, cands, xlogx, counts, buckets, largest, sum_sq, sum_xl, worst)
     else:
         mt = transposed(matrix)
-        blk = _block_for(n_patterns)
+        blk = block_for(n_patterns)
         n_threads = threads()
         if n_threads > 1 and n_g * n >= _PARALLEL_CELLS:
             n_blocks = (n_g + blk - 1) // blk
@@ -751,7 +752,7 @@ def first_perfect_split(matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray,
         return -1
     rows = np.ascontiguousarray(rows, dtype=np.int64)
     cands = np.ascontiguousarray(cands, dtype=np.int64)
-    if rows.shape[0] <= _PERFECT_ROW_SCAN or matrix.nbytes > _TRANSPOSE_MAX_BYTES:
+    if rows.shape[0] <= PERFECT_ROW_SCAN or matrix.nbytes > _TRANSPOSE_MAX_BYTES:
         return int(_first_perfect(np.asarray(matrix), rows, cands, n_patterns))
     dense = _is_all_rows(rows, matrix.shape[0])
     if cands.shape[0] <= PAIRS_MAX:  # small sets: pairwise comparisons, SIMD over the guesses
@@ -764,7 +765,7 @@ def _perfect_scratch(n_patterns: int) -> tuple[np.ndarray, np.ndarray, np.ndarra
     """This thread's scratch for :func:`first_perfect_block` (stamps: never cleared)."""
     cached = getattr(_LOCAL, "perfect", None)
     if cached is None or cached[0].shape[1] != n_patterns:
-        blk = _block_for(n_patterns)
+        blk = block_for(n_patterns)
         cached = (np.zeros((blk, n_patterns), np.int64), np.zeros(blk, np.bool_), np.zeros(1, np.int64))
         _LOCAL.perfect = cached
     return cached

@@ -41,6 +41,10 @@ from numba import njit
 
 from wordle_core.kernels.buckets import (
     COUNT_PATTERNS_MAX,
+    PERFECT_ROW_SCAN,
+    ROW_KERNEL_ROWS,
+    SPARSE_ROWS,
+    block_for,
     blocked_serial,
     count_buckets,
     distinct_pairs,
@@ -55,8 +59,6 @@ PROBE = 16  # guesses scored in full first, for the key that rules the others ou
 FLOOR_MARGIN = 1e-6  # above the keys' rounding (9 decimals) and float error
 PERFECT_CHECK_MAX = 64  # candidate sets up to this size try the candidates for a perfect split
 PERFECT_POOL_MAX = 15  # ... and up to this size the whole pool
-_PERFECT_ROW_SCAN = 128  # pools up to this size are checked guess by guess
-_SPARSE_ROWS = 16  # scoring at most 1/16 of the matrix's rows: the row kernel, not the blocked one
 ROUND = 1e9  # np.round(x, 9): rint(x * 1e9) / 1e9
 
 # --- keys ----------------------------------------------------------------------------
@@ -99,6 +101,12 @@ def key_floor(kind, n, buckets, is_cand, log2n_table):
 # --- scratch -------------------------------------------------------------------------
 
 
+def log2_table(n: int) -> np.ndarray:
+    """``np.log2(k)`` for ``k = 0..n`` (0 at ``k = 0``): the table :func:`choose` reads
+    ``log2 n`` from (numpy's values: the compiled keys equal numpy's bit for bit)."""
+    return np.log2(np.maximum(np.arange(n + 1, dtype=np.float64), 1.0))
+
+
 def scratch(n_guesses: int, n_patterns: int, mt_dtype: np.dtype) -> tuple:
     """Reusable work arrays for :func:`choose` (allocated once per tree or position).
 
@@ -108,7 +116,7 @@ def scratch(n_guesses: int, n_patterns: int, mt_dtype: np.dtype) -> tuple:
     first-visit lists, the row kernel's counters, and two tallies of matrix cells read
     (``cells[0]``: by the full statistics, ``cells[1]``: by the bucket counts).
     """
-    blk = max(4, min(256, (64 * 243) // max(1, n_patterns)))
+    blk = block_for(n_patterns)
     return (np.zeros(n_guesses, np.bool_), np.zeros(n_patterns, np.int64), np.zeros(1, np.int64),
             np.zeros((1, blk, n_patterns), np.uint8), np.zeros((1, blk, n_patterns), np.int32),
             np.zeros((1, blk, n_patterns + 1), mt_dtype), np.zeros((1, blk), np.int64),
@@ -122,7 +130,7 @@ def scratch(n_guesses: int, n_patterns: int, mt_dtype: np.dtype) -> tuple:
 def _first_perfect(mat, mt, has_mt, cands, rows, dense, green, seen, stamp):
     """Index in ``rows`` of the first guess splitting ``cands`` (at most ``PAIRS_MAX``)
     into singletons, or -1."""
-    if rows.shape[0] <= _PERFECT_ROW_SCAN or not has_mt:
+    if rows.shape[0] <= PERFECT_ROW_SCAN or not has_mt:
         for i in range(rows.shape[0]):
             if row_is_perfect(mat[rows[i]], cands, seen, stamp):
                 return i
@@ -142,7 +150,7 @@ def _stats(mat, mt, has_mt, rows, dense, cands, xlogx, sc):
     sum_xl = np.zeros(n_g, np.float64)
     worst = np.full(n_g, n_pat, np.int64)
     sc[8][0] += n_g * n
-    if n_g <= 16 or n_g * _SPARSE_ROWS <= mat.shape[0] or not has_mt:
+    if n_g <= ROW_KERNEL_ROWS or n_g * SPARSE_ROWS <= mat.shape[0] or not has_mt:
         rows_kernel(mat, rows, cands, xlogx, sc[7], buckets, largest, sum_sq, sum_xl, worst)
     elif n < 256:
         blk = sc[3].shape[1]

@@ -102,7 +102,7 @@ class _Work:
         self.codes = np.ascontiguousarray(lex.guess_codes)
         self.counts = letter_counts(lex)
         n = len(lex.answers)
-        self.log2n = np.log2(np.maximum(np.arange(n + 1, dtype=np.float64), 1.0))  # [n] = np.log2(n)
+        self.log2n = kernel.log2_table(n)
         self.xlogx = xlogx_table(n)
         self.scratch = kernel.scratch(len(lex.guesses), lex.n_patterns, self.mt.dtype)
 
