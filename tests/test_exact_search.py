@@ -201,11 +201,63 @@ def test_pairs_count_stops_after_the_first_perfect_split(wordle: Lexicon) -> Non
     for n in (3, 8, 20):
         cands = np.sort(rng.choice(len(wordle.answers), n, replace=False)).astype(np.int32)
         ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
-        nb, isg, first, done = distinct_pairs(mt, cands, rows, True, green, True)
+        nb, isg, first, done = distinct_pairs(mt, cands, rows, True, green, True, 0)
         perfect = np.flatnonzero(ref_nb == n)
         assert first == (perfect[0] if len(perfect) else -1)
         assert done >= (first + 1 if first >= 0 else len(rows))
         assert np.array_equal(nb[:done], ref_nb[:done]) and np.array_equal(isg[:done], ref_g[:done])
+
+
+@pytest.mark.parametrize("dense", [True, False])
+def test_pruned_pairs_count_keeps_every_guess_that_can_reach_the_floor(wordle: Lexicon, dense: bool) -> None:
+    """With a ``floor`` the pairwise count drops, a few candidates at a time, each guess
+    that can no longer score ``nb + isg > floor``: every guess that does has its exact
+    count; a dropped one gets an upper bound of it, ``isg`` set and ``nb + 1 <= floor``. With
+    ``floor = n`` (a guess dropped at its first repeated pattern) it finds the same first
+    perfect split as a full count, for sets beyond PAIRS_MAX too. The sets are real
+    positions (the buckets of five openers), so perfect splits occur at many sizes."""
+    from wordle_core.kernels.buckets import PAIRS_MAX, distinct_pairs
+    from wordle_core.search.exact import transposed
+
+    mt = transposed(wordle)
+    green = wordle.n_patterns - 1
+    rng = np.random.default_rng(11)
+    rows = np.arange(len(wordle.guesses), dtype=np.int32)
+    splitters = [wordle.guess_id(w) for w in ("trace", "lingo", "dumpy")]
+    if not dense:  # a scattered subset, as hard mode's allowed rows (with the splitters)
+        rows = np.union1d(rng.choice(len(wordle.guesses), 3_000, replace=False), splitters)
+        rows = rows.astype(np.int32)
+    mat = np.ascontiguousarray(mt.T)
+    found = {"small": 0, "large": 0, "none": 0}
+    pruned = 0
+    sets = []
+    for opener in ("salet", "crane", "fuzzy", "mommy", "qajaq"):
+        pats = mat[wordle.guess_id(opener)]
+        sets += [np.flatnonzero(pats == p).astype(np.int32) for p in np.unique(pats)]
+    for splitter in splitters:  # one answer per pattern of a guess: a perfect split exists
+        pats = mat[splitter]
+        firsts = np.unique(pats, return_index=True)[1]
+        for n in (33, 48, len(firsts)):
+            sets.append(np.sort(rng.choice(firsts, n, replace=False)).astype(np.int32))
+    for cands in sets:
+        n = len(cands)
+        if n < 3 or n > wordle.n_patterns:
+            continue
+        ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
+        perfect = np.flatnonzero(ref_nb == n)
+        first = distinct_pairs(mt, cands, rows, dense, green, True, n)[2]
+        assert first == (perfect[0] if len(perfect) else -1), n
+        found["none" if first < 0 else "small" if n <= PAIRS_MAX else "large"] += 1
+        if n > PAIRS_MAX:
+            continue
+        for floor in (n - 3, n - 1, n):
+            nb, isg, _, _ = distinct_pairs(mt, cands, rows, dense, green, False, floor)
+            exact = (nb == ref_nb) & (isg == ref_g)
+            assert exact[nb + 1 > floor].all()
+            assert exact[ref_nb + ref_g > floor].all()  # no guess that reaches it is lost
+            assert (nb >= ref_nb).all() and isg[~exact].all() and (nb[~exact] + 1 <= floor).all()
+            pruned += int((~exact).sum())
+    assert min(found.values()) > 0 and pruned > 0, (found, pruned)
 
 
 @pytest.mark.slow

@@ -43,7 +43,9 @@ passes of the blocked kernel over one block of guesses and a reusable counts tab
 stamp array, no clearing), :func:`split_codes` (counting-sort split of items by their
 pattern codes), :func:`distinct_pairs` (the number of buckets of every guess over a
 small set, by pairwise comparisons that vectorise across guesses, with an early stop at
-the first perfect split: the exact search's hot loop below :data:`PAIRS_MAX` candidates).
+the first perfect split: the exact search's hot loop below :data:`PAIRS_MAX` candidates;
+with a ``floor`` it drops the guesses that cannot reach it as it goes, which makes it the
+search for a perfect split of sets up to :data:`PRUNED_PAIRS_MAX` too).
 
 The vectorised numpy version of the statistics lives in ``tests/reference_buckets.py``
 only, as the reference the tests compare these kernels with.
@@ -254,6 +256,7 @@ def stats_block(lo, hi, counts, firsts, n_first, xlogx, buckets, largest, sum_sq
 
 # --- small sets: pairwise comparisons, vectorised over guesses ---------------------------
 PAIRS_MAX = 32  # candidate sets up to this size: distinct_pairs beats a bitset per guess
+PRUNED_PAIRS_MAX = 255  # ... and up to this size when it drops guesses (counts are 8-bit)
 
 
 @njit(cache=True, nogil=True)
@@ -270,9 +273,10 @@ def _pairs_gather(mt, cands, rows, dense, lo, m, buf):
 
 
 @njit(cache=True, nogil=True)
-def distinct_pairs(mt, cands, rows, dense, green, stop_perfect):
+def distinct_pairs(mt, cands, rows, dense, green, stop_perfect, floor):
     """Per guess: the number of distinct patterns over a small candidate set, and whether
-    one is ``green`` (all-green: the guess is a candidate); for ``n <= PAIRS_MAX``.
+    one is ``green`` (all-green: the guess is a candidate); for ``n <= PAIRS_MAX``, or
+    up to :data:`PRUNED_PAIRS_MAX` when ``floor`` prunes.
 
     Candidate ``j`` opens a new bucket of guess ``t`` when its pattern differs from
     those of candidates ``0..j-1``: ``n(n-1)/2`` comparisons per guess, but over a block
@@ -285,40 +289,87 @@ def distinct_pairs(mt, cands, rows, dense, green, stop_perfect):
     block holding the first guess that gives every candidate its own pattern: ``first``
     is its index in ``rows`` (-1 if none) and ``nb``/``isg`` are valid for the first
     ``done`` guesses (all of them when ``first`` is -1).
+
+    ``floor`` (``< 1``: off): only the guesses whose count plus one can exceed ``floor``
+    are wanted. Every few candidates the block drops the guesses that can no longer get
+    there (count so far plus one per candidate still to come, plus one for a possible
+    green) and packs the others together, so later candidates are compared over fewer
+    guesses; a dropped guess gets that upper bound as ``nb`` and ``isg = True`` (so
+    ``nb + isg`` bounds its true ``nb + isg`` from above, and is ``<= floor``). With
+    ``floor = n`` a guess is dropped at its first repeated pattern, which is what a
+    search for a perfect split needs (a perfect guess is never dropped).
     """
     n_g = rows.shape[0]
     n = cands.shape[0]
     blk = 512
+    prune = floor >= 1
     nb = np.empty(n_g, np.int64)
     isg = np.empty(n_g, np.bool_)
     flag = np.empty(blk, np.uint8)
     cnt = np.empty(blk, np.uint8)
     gr = np.empty(blk, np.uint8)
+    col = np.empty(blk, np.int64)  # block column (guess lo + col[t]) of packed position t
     buf = np.empty((n, blk), mt.dtype)
     gq = np.empty(1, mt.dtype)
     gq[0] = green
     gv = gq[0]  # the all-green code in the matrix's own type: a same-width SIMD compare
     for lo in range(0, n_g, blk):
         m = min(blk, n_g - lo)
-        _pairs_gather(mt, cands, rows, dense, lo, m, buf)
+        ma = m  # guesses still counted (packed at positions 0..ma-1)
+        if prune:
+            for t in range(m):
+                col[t] = t
+        else:
+            _pairs_gather(mt, cands, rows, dense, lo, m, buf)
         cnt[:m] = 0
         gr[:m] = 0
         for j in range(n):
-            for t in range(m):
+            if prune:  # this candidate's patterns of the guesses still counted
+                row = mt[cands[j]]
+                if dense:
+                    for t in range(ma):
+                        buf[j, t] = row[lo + col[t]]
+                else:
+                    for t in range(ma):
+                        buf[j, t] = row[rows[lo + col[t]]]
+            for t in range(ma):
                 flag[t] = 1
                 gr[t] |= np.uint8(buf[j, t] == gv)
             for i in range(j):
-                for t in range(m):
+                for t in range(ma):
                     flag[t] &= np.uint8(buf[j, t] != buf[i, t])
-            for t in range(m):
+            for t in range(ma):
                 cnt[t] += flag[t]
-        for t in range(m):
-            nb[lo + t] = cnt[t]
-            isg[lo + t] = gr[t] != 0
-        if stop_perfect:
+            if prune and (j & 3) == 3 and j < n - 1:
+                rest = n - 1 - j
+                k = 0
+                for t in range(ma):
+                    if cnt[t] + rest + 1 > floor:
+                        if k != t:
+                            for i in range(j + 1):
+                                buf[i, k] = buf[i, t]
+                            cnt[k] = cnt[t]
+                            gr[k] = gr[t]
+                            col[k] = col[t]
+                        k += 1
+                    else:
+                        nb[lo + col[t]] = cnt[t] + rest
+                        isg[lo + col[t]] = True
+                ma = k
+                if ma == 0:
+                    break
+        if prune:
+            for t in range(ma):
+                nb[lo + col[t]] = cnt[t]
+                isg[lo + col[t]] = gr[t] != 0
+        else:
             for t in range(m):
+                nb[lo + t] = cnt[t]
+                isg[lo + t] = gr[t] != 0
+        if stop_perfect:
+            for t in range(ma):  # (packing keeps the guesses in order)
                 if cnt[t] == n:
-                    return nb, isg, lo + t, lo + m
+                    return nb, isg, lo + (col[t] if prune else t), lo + m
     return nb, isg, -1, n_g
 
 
@@ -354,7 +405,7 @@ def count_buckets(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: i
     n = cands.shape[0]
     dense = is_dense(MT, legal)
     if n <= PAIRS_MAX:
-        nb, isg, _, _ = distinct_pairs(MT, cands, legal, dense, green, False)
+        nb, isg, _, _ = distinct_pairs(MT, cands, legal, dense, green, False, 0)
         return nb, isg
     nw = (n_pat + 63) // 64
     blk = 256
@@ -744,8 +795,9 @@ def first_perfect_split(matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray,
 
     Stops reading a guess at its first repeated pattern, which for most guesses comes
     after a handful of candidates: far cheaper than full statistics. (Up to
-    :data:`PAIRS_MAX` candidates, :func:`distinct_pairs` counts a block of guesses at a
-    time instead and stops after the block holding the first perfect one.)
+    :data:`PRUNED_PAIRS_MAX` candidates :func:`distinct_pairs` does it a block of guesses
+    at a time, dropping each guess at its first repeated pattern, and stops after the
+    block holding the first perfect one.)
     """
     check_patterns(n_patterns)
     if cands.shape[0] > n_patterns:
@@ -755,8 +807,9 @@ def first_perfect_split(matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray,
     if rows.shape[0] <= PERFECT_ROW_SCAN or matrix.nbytes > _TRANSPOSE_MAX_BYTES:
         return int(_first_perfect(np.asarray(matrix), rows, cands, n_patterns))
     dense = _is_all_rows(rows, matrix.shape[0])
-    if cands.shape[0] <= PAIRS_MAX:  # small sets: pairwise comparisons, SIMD over the guesses
-        return int(distinct_pairs(transposed(matrix), cands, rows, dense, n_patterns - 1, True)[2])
+    if cands.shape[0] <= PRUNED_PAIRS_MAX:  # pairwise comparisons, SIMD over the guesses
+        return int(distinct_pairs(transposed(matrix), cands, rows, dense, n_patterns - 1, True,
+                                  cands.shape[0])[2])
     seen, dead, stamp = _perfect_scratch(n_patterns)
     return int(first_perfect_block(transposed(matrix), cands, rows, dense, seen.shape[0], seen, dead, stamp))
 

@@ -36,7 +36,14 @@ import numpy as np
 from numba import njit, prange, types
 from numba.typed import Dict
 
-from wordle_core.kernels.buckets import PAIRS_MAX, count_buckets, distinct_pairs, is_dense, row_is_perfect
+from wordle_core.kernels.buckets import (
+    PAIRS_MAX,
+    PRUNED_PAIRS_MAX,
+    count_buckets,
+    distinct_pairs,
+    is_dense,
+    row_is_perfect,
+)
 from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraints)
     capacity,
     hard_filter,
@@ -302,14 +309,20 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             # small set: count every guess's buckets a block at a time (SIMD) and stop
             # at the first perfect one; if there is none, the counts serve the scan.
             nb_all, isg_all, first, done = distinct_pairs(MT, cands, legal,
-                                                           is_dense(MT, legal), green, True)
+                                                           is_dense(MT, legal), green, True, 0)
             stats[ST_CELLS] += n * done
             if first >= 0:
                 _store(memo, key, 2 * n, 1, legal[first])
                 return 2 * n
             counted = True
-        else:
-            # (early exit per guess at the first shared pattern: cheaper than a scan)
+        elif n <= PRUNED_PAIRS_MAX:
+            # (a block of guesses at a time, each dropped at its first shared pattern)
+            first = distinct_pairs(MT, cands, legal, is_dense(MT, legal), green, True, n)[2]
+            if first >= 0:
+                _store(memo, key, 2 * n, 1, legal[first])
+                return 2 * n
+        elif n <= n_pat:
+            # (early exit per guess at the first shared pattern)
             for i in range(G):
                 if row_is_perfect(MT[:, legal[i]], cands, seen[0], seen[1]):
                     _store(memo, key, 2 * n, 1, legal[i])

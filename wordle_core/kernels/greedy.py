@@ -135,7 +135,7 @@ def _first_perfect(mat, mt, has_mt, cands, rows, dense, green, seen, stamp):
             if row_is_perfect(mat[rows[i]], cands, seen, stamp):
                 return i
         return -1
-    return distinct_pairs(mt, cands, rows, dense, green, True)[2]
+    return distinct_pairs(mt, cands, rows, dense, green, True, cands.shape[0])[2]
 
 
 @njit(cache=True, nogil=True)
