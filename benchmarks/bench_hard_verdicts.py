@@ -1,0 +1,144 @@
+"""Exact hard-mode verdicts: CPU seconds per opener, old vs new, one run.
+
+The target: every verdict of all 12,972 openers in <= 20 min on 2 cores (about 40
+CPU-minutes). Two samples of ``wordle`` openers, each side proving them in one process
+with one solver (its memo shared by the openers, as a pipeline worker's is):
+
+* ``random``: a seeded random sample (``--openers``): its mean extrapolates to all
+  openers;
+* ``heavy``: the openers the shipped table (``wordle_core/data/hard/``) records as the
+  slowest (``--heavy``; at most ``--heavy-cap`` seconds each, so that a run takes
+  minutes), where most of the time goes (a heavy tail: the 200 slowest of 12,972 took
+  62 % of the time when the table was made).
+
+*new* is this tree; *old* is a checkout given by ``--old`` (omit it to measure this tree
+only). Each side runs in its own subprocess with ``PYTHONPATH`` set to its root, the JIT
+warmed up before timing, old then new per sample. Every verdict and node count must be
+the same on both sides (the script exits 1 if not).
+
+Run::
+
+    python benchmarks/bench_hard_verdicts.py --old ../ref          # 200 random + 8 heavy (<= 30 s)
+    python benchmarks/bench_hard_verdicts.py --openers 400 --heavy 0
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+TARGET_CPU_MIN = 40  # 20 min on 2 cores
+
+
+def worker(lexicon: str, openers: list[str]) -> None:
+    """Child process: one JSON line per opener (verdict, nodes, CPU seconds)."""
+    import numpy as np
+
+    from wordle_core.game.lexicon import load_lexicon
+    from wordle_core.game.matrix import pattern_matrix
+    from wordle_core.game.rules import HardConstraints
+    from wordle_core.search.hard import HardSolver
+
+    lex = load_lexicon(lexicon)
+    mat = pattern_matrix(lex)
+    cands = np.arange(len(lex.answers), dtype=np.int32)
+    rows = np.arange(len(lex.guesses), dtype=np.int32)
+
+    def verdict(solver: HardSolver, w: str):
+        return solver.guess_wins(cands, HardConstraints(), lex.max_guesses, lex.guess_id(w), rows, None)
+
+    verdict(HardSolver(lex, mat), "aahed")  # compile; then a cold memo
+    solver = HardSolver(lex, mat)
+    for w in openers:
+        c0 = time.process_time()
+        res = verdict(solver, w)
+        print(json.dumps({"opener": w, "verdict": res.verdict, "nodes": int(res.nodes),
+                          "cpu_s": round(time.process_time() - c0, 4)}), flush=True)
+
+
+def samples(lexicon: str, n_random: int, n_heavy: int, heavy_cap: float, seed: int
+            ) -> dict[str, list[str]]:
+    """The two samples (opener words), chosen in this process so both sides get the same."""
+    import numpy as np
+
+    from wordle_core.game.lexicon import load_lexicon
+    from wordle_core.tables.avro import read_with_metadata, shipped_bytes
+
+    lex = load_lexicon(lexicon)
+    rows = np.random.default_rng(seed).permutation(len(lex.guesses))[:n_random]
+    out = {"random": [lex.guesses[int(r)] for r in rows]}
+    if n_heavy:
+        data = shipped_bytes(f"hard/{lexicon}.avro")
+        if data is None:
+            raise SystemExit(f"bench_hard_verdicts: no shipped verdict table for {lexicon}")
+        records, _ = read_with_metadata(data)
+        records = [r for r in records if r["seconds"] <= heavy_cap]
+        slow = sorted(records, key=lambda r: (-r["seconds"], r["opener"]))[:n_heavy]
+        out["heavy"] = [r["opener"] for r in slow]
+    return out
+
+
+def run_side(root: str, lexicon: str, openers: list[str]) -> list[dict]:
+    env = dict(os.environ, PYTHONPATH=root)
+    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", lexicon, ",".join(openers)]
+    proc = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
+    if proc.returncode != 0:
+        sys.stderr.write(proc.stderr[-2000:])
+        raise SystemExit(f"bench_hard_verdicts: {root} failed (exit {proc.returncode})")
+    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = sys.argv[1:] if argv is None else argv
+    if argv[:1] == ["--worker"]:
+        worker(argv[1], argv[2].split(","))
+        return 0
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--lexicon", default="wordle")
+    ap.add_argument("--openers", type=int, default=200, help="random sample size (seeded)")
+    ap.add_argument("--heavy", type=int, default=8, help="the slowest openers of the shipped table")
+    ap.add_argument("--heavy-cap", type=float, default=30.0,
+                    help="... among those it records at most this many seconds for")
+    ap.add_argument("--seed", type=int, default=2026)
+    ap.add_argument("--old", help="root of an older checkout to compare against")
+    args = ap.parse_args(argv)
+    if args.openers < 1 or args.heavy < 0:
+        ap.error("--openers must be at least 1 and --heavy at least 0")
+    sides = ([("old", args.old)] if args.old else []) + [("new", str(ROOT))]
+    n_all = 12_972
+    print(f"{args.lexicon}: exact hard-mode verdicts, one solver per side and sample; CPU-s per opener",
+          flush=True)
+    print(f"{'sample':<8}{'side':<5}{'openers':>8}{'mean':>9}{'median':>9}{'max':>9}{'sum':>9}"
+          f"{'all (CPU-min)':>15}", flush=True)
+    ok = True
+    for sample, words in samples(args.lexicon, args.openers, args.heavy, args.heavy_cap, args.seed).items():
+        res = {name: run_side(root, args.lexicon, words) for name, root in sides}
+        for name, rows in res.items():
+            cpu = [r["cpu_s"] for r in rows]
+            extra = f"{statistics.fmean(cpu) * n_all / 60:>15.1f}" if sample == "random" else f"{'-':>15}"
+            print(f"{sample:<8}{name:<5}{len(cpu):>8}{statistics.fmean(cpu):>9.3f}"
+                  f"{statistics.median(cpu):>9.3f}{max(cpu):>9.2f}{sum(cpu):>9.1f}{extra}", flush=True)
+        if "old" in res:
+            old = sum(r["cpu_s"] for r in res["old"])
+            new = sum(r["cpu_s"] for r in res["new"])
+            print(f"{sample:<8}old/new: {old / new:.2f}x", flush=True)
+            bad = [a["opener"] for a, b in zip(res["new"], res["old"], strict=True)
+                   if (a["verdict"], a["nodes"]) != (b["verdict"], b["nodes"])]
+            if bad:
+                ok = False
+                print(f"{sample}: VERDICTS OR NODES DIFFER from the old side: {bad}", flush=True)
+            else:
+                print(f"{sample:<8}{len(words)} verdicts and node counts identical on both sides", flush=True)
+    print(f"target: all {n_all:,} openers in <= {TARGET_CPU_MIN} CPU-min (20 min on 2 cores)", flush=True)
+    return 0 if ok else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
