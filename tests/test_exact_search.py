@@ -216,6 +216,7 @@ def test_pruned_pairs_count_keeps_every_guess_that_can_reach_the_floor(wordle: L
     ``floor = n`` (a guess dropped at its first repeated pattern) it finds the same first
     perfect split as a full count, for sets beyond PAIRS_MAX too. The sets are real
     positions (the buckets of five openers), so perfect splits occur at many sizes."""
+    from wordle_core.game.matrix import pattern_matrix
     from wordle_core.kernels.buckets import PAIRS_MAX, distinct_pairs
     from wordle_core.search.exact import transposed
 
@@ -227,7 +228,7 @@ def test_pruned_pairs_count_keeps_every_guess_that_can_reach_the_floor(wordle: L
     if not dense:  # a scattered subset, as hard mode's allowed rows (with the splitters)
         rows = np.union1d(rng.choice(len(wordle.guesses), 3_000, replace=False), splitters)
         rows = rows.astype(np.int32)
-    mat = np.ascontiguousarray(mt.T)
+    mat = pattern_matrix(wordle)
     found = {"small": 0, "large": 0, "none": 0}
     pruned = 0
     sets = []
