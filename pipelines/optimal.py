@@ -15,7 +15,10 @@ stopped:
    as the part is done, writes it as one Avro file under ``<output>/optimal_parts/``
    (temporary name, then renamed: a stopped run leaves only whole parts);
 3. with ``--resume`` the driver first reads the parts already there and only the
-   missing ones are computed; the finished parts' records join the new ones;
+   missing ones are computed; the finished parts' records join the new ones. With
+   ``--known DIR`` the openers whose values a shipped table in ``DIR`` already holds are
+   left out of the plan (the parts are cut from the rest), so a table survives the loss
+   of the parts it was made from; ``--ship DIR`` merges the finished parts into it;
 4. every record goes through the shared sink (:class:`pipelines.sink.WriteTables`,
    via :func:`pipelines.runner.execute`) into the ``optimal`` table (schema in
    :mod:`pipelines.schemas`), published only when the run succeeded, and the driver
@@ -269,37 +272,88 @@ SHIP_SCHEMA = fastavro.parse_schema({
 })
 
 
-def ship(output: str, parts: list[Part], dest: str) -> int:
-    """Write the finished parts' values as ``dest/<lexicon>-<mode>.csv`` and ``.avro``."""
+def shipped_rows(dest: str, lexicon: str, mode: str, pool: str,
+                 limit: int) -> dict[str, dict[str, Any]]:
+    """The values already shipped at ``dest/<lexicon>-<mode>.avro``: opener -> row
+    (``opener``, ``total``, ``cpu_seconds``); empty when there is no such table.
+
+    Raises :class:`ConfigError` when the table was computed with another guess pool or
+    guess limit (its values would not be this run's values).
+    """
+    from pathlib import Path
+
+    from wordle_core.tables.avro import read_with_metadata
+
+    path = Path(dest) / f"{lexicon}-{mode}.avro"
+    if not path.is_file():
+        return {}
+    try:
+        rows, meta = read_with_metadata(path.read_bytes())
+    except Exception as exc:
+        raise ConfigError(f"{path}: not a readable table of proven values ({exc})") from None
+    got = (meta.get("wordle_lab.guess_pool"), meta.get("wordle_lab.guess_limit"))
+    if got != (pool, str(limit)):
+        raise ConfigError(f"{path} holds values for guess pool {got[0]}, limit {got[1]}; "
+                          f"this run proves pool {pool}, limit {limit}")
+    return {str(r["opener"]): r for r in rows}
+
+
+def finished_records(output: str) -> list[dict[str, Any]]:
+    """Every record of every readable part file under ``<output>/optimal_parts/``, whatever
+    run planned it (a damaged or foreign file is skipped)."""
+    out: list[dict[str, Any]] = []
+    pattern = FileSystems.join(output, PARTS_DIR, "*.avro")
+    for match in FileSystems.match([pattern])[0].metadata_list:
+        try:
+            with FileSystems.open(match.path, compression_type="uncompressed") as fh:
+                out.extend(fastavro.reader(io.BytesIO(fh.read())))
+        except Exception:
+            continue
+    return out
+
+
+def ship(output: str, lexicon: str, modes: Sequence[str], pool: str, limit: int,
+         dest: str) -> int:
+    """Merge the finished parts' values into ``dest/<lexicon>-<mode>.csv`` and ``.avro``.
+
+    The values ``dest`` already holds are kept (a table survives the loss of the parts it
+    was made from); a part that disagrees with a shipped value is an error, and nothing is
+    written. Parts of any plan count (a run resumed with ``--known`` plans fewer openers).
+    """
     import datetime
     from pathlib import Path
 
     from wordle_core.tables.avro import write_avro_and_csv
 
-    by_key: dict[tuple[str, str], list[dict[str, Any]]] = {}
-    finished = 0
-    for part in parts:
-        recs = read_part(output, part)
-        if recs is None:
-            continue
-        finished += 1
-        for r in recs:
-            by_key.setdefault((r["lexicon"], r["mode"]), []).append(r)
+    recs = [r for r in finished_records(output)
+            if r["lexicon"] == lexicon and r["guess_pool"] == pool
+            and int(r["guess_limit"]) == limit]
     Path(dest).mkdir(parents=True, exist_ok=True)
     stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    for (lexicon, mode), recs in sorted(by_key.items()):
-        recs.sort(key=lambda r: r["opener"])
-        rows = [{"opener": r["opener"], "total": r["total"],
-                 "cpu_seconds": round(float(r["cpu_seconds"]), 3)} for r in recs]
+    for mode in modes:
+        rows = shipped_rows(dest, lexicon, mode, pool, limit)
+        before = len(rows)
+        for r in (r for r in recs if r["mode"] == mode):
+            row = {"opener": r["opener"], "total": r["total"],
+                   "cpu_seconds": round(float(r["cpu_seconds"]), 3)}
+            old = rows.get(row["opener"])
+            if old is not None and old["total"] != row["total"]:
+                raise ConfigError(f"{row['opener']} ({mode}): a part proves {row['total']}, "
+                                  f"{dest} holds {old['total']}; nothing shipped")
+            rows.setdefault(row["opener"], row)
+        if not rows:
+            continue
         stem = Path(dest) / f"{lexicon}-{mode}"
         meta = {"wordle_lab.computed_by": "pipelines.optimal (wordle_core.search.exact)",
                 "wordle_lab.collected_at": stamp, "wordle_lab.lexicon": lexicon,
-                "wordle_lab.mode": mode, "wordle_lab.guess_pool": str(recs[0]["guess_pool"]),
-                "wordle_lab.guess_limit": str(recs[0]["guess_limit"])}
+                "wordle_lab.mode": mode, "wordle_lab.guess_pool": pool,
+                "wordle_lab.guess_limit": str(limit)}
         write_avro_and_csv(f"{stem}.avro", f"{stem}.csv", SHIP_SCHEMA,
-                           ["opener", "total", "cpu_seconds"], rows, meta)
-        print(f"optimal: {len(rows)} {lexicon} {mode} values -> {stem}.csv, {stem}.avro")
-    print(f"optimal: {finished} of {len(parts)} parts finished under {output}")
+                           ["opener", "total", "cpu_seconds"],
+                           [rows[w] for w in sorted(rows)], meta)
+        print(f"optimal: {len(rows)} {lexicon} {mode} values ({len(rows) - before} new) "
+              f"-> {stem}.csv, {stem}.avro")
+    print(f"optimal: {len(recs)} proven values in the parts under {output}")
     return 0
 
 
@@ -317,8 +371,13 @@ def _add_args(p) -> None:
                    help="also build the default and a greedy strategy's trees per opener")
     p.add_argument("--greedy", default="entropy", help="greedy strategy for --compare")
     p.add_argument("--ship", metavar="DIR",
-                   help="run nothing: collect the finished parts under --output into "
-                        "DIR/<lexicon>-<mode>.csv + .avro (the package's exact tables)")
+                   help="run nothing: merge the finished parts under --output into "
+                        "DIR/<lexicon>-<mode>.csv + .avro (the package's exact tables), "
+                        "keeping the values DIR already holds")
+    p.add_argument("--known", metavar="DIR",
+                   help="skip the openers whose values DIR/<lexicon>-<mode>.avro already "
+                        "holds (e.g. wordle_core/data/exact: resume from the shipped table "
+                        "when the parts are gone)")
     p.add_argument("--memo-limit", dest="memo_limit", type=int, default=2_000_000, metavar="N",
                    help="positions each worker's search memo keeps (default 2,000,000)")
 
@@ -378,9 +437,16 @@ def _run(ns, beam_args, config_from, execute) -> int:
     from .runner import ensure_output
 
     output = ensure_output(cfg.output)
-    parts = plan_parts(lex.name, openers, modes, ns.guess_pool, limit, ns.part_size)
     if ns.ship:
-        return ship(output, parts, ns.ship)
+        return ship(output, lex.name, modes, ns.guess_pool, limit, ns.ship)
+    parts, skipped = [], 0
+    for mode in modes:
+        known = shipped_rows(ns.known, lex.name, mode, ns.guess_pool, limit) if ns.known else {}
+        todo_words = [w for w in openers if w not in known]
+        skipped += len(openers) - len(todo_words)
+        parts += plan_parts(lex.name, todo_words, [mode], ns.guess_pool, limit, ns.part_size)
+    if skipped:
+        sys.stderr.write(f"optimal: {skipped} proofs skipped: their values are in {ns.known}\n")
     done: list[dict[str, Any]] = []
     todo: list[Part] = []
     for part in parts:

@@ -124,6 +124,55 @@ def test_ship_collects_finished_parts(tmp_path) -> None:
     assert (tmp_path / "data" / f"{LEX}-normal.avro").stat().st_size > 0
 
 
+def test_known_table_outlives_its_parts_and_ship_merges(tmp_path, capsys) -> None:
+    """The shipped table is a checkpoint of its own: with the parts gone, ``--known``
+    skips the openers it holds, and ``--ship`` adds the new values to it; a part that
+    disagrees with a shipped value ships nothing."""
+    import shutil
+
+    from wordle_core.tables.avro import read_with_metadata, write_avro_and_csv
+
+    lex = load_lexicon(LEX)
+    words = list(lex.guesses[50:56])
+    data, out = tmp_path / "data", tmp_path / "o"
+    base = ["--lexicon", LEX, "--modes", "normal", "--part-size", "2", "--output", str(out),
+            "--no-progress", *LOCAL]
+    assert optimal.run([*base, "--openers", ",".join(words[:4])]) == 0
+    assert optimal.run([*base, "--openers", ",".join(words[:4]), "--ship", str(data)]) == 0
+    shutil.rmtree(out)  # the parts are lost; the shipped table remains
+    capsys.readouterr()
+    every = ["--openers", ",".join(words)]
+    assert optimal.run([*base, *every, "--resume", "--known", str(data)]) == 0
+    err = capsys.readouterr().err
+    assert "4 proofs skipped" in err and "(2 proofs)" in err
+    assert sorted(r["opener"] for r in read_table(str(out), "optimal")) == sorted(words[4:])
+    assert optimal.run([*base, *every, "--ship", str(data)]) == 0
+    assert "6 mini-nerdle normal values (2 new)" in capsys.readouterr().out
+    with open(data / f"{LEX}-normal.csv") as fh:
+        rows = list(csv.DictReader(fh))
+    want = _want(words, False)
+    assert sorted(r["opener"] for r in rows) == sorted(words)
+    assert all(int(r["total"]) == want[r["opener"]] for r in rows)
+    # a shipped value that a part contradicts: one line, exit 2, the table untouched
+    recs, meta = read_with_metadata((data / f"{LEX}-normal.avro").read_bytes())
+    wrong = {**recs[-1], "total": recs[-1]["total"] + 1}
+    write_avro_and_csv(data / f"{LEX}-normal.avro", data / f"{LEX}-normal.csv",
+                       optimal.SHIP_SCHEMA, ["opener", "total", "cpu_seconds"],
+                       [*recs[:-1], wrong], meta)
+    before = (data / f"{LEX}-normal.avro").read_bytes()
+    if wrong["opener"] not in words[4:]:  # make a part cover it
+        assert optimal.run([*base, "--openers", wrong["opener"]]) == 0
+    capsys.readouterr()
+    assert optimal.run([*base, *every, "--ship", str(data)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and wrong["opener"] in err[0] and "nothing shipped" in err[0]
+    assert (data / f"{LEX}-normal.avro").read_bytes() == before
+    # values of another guess pool are not this run's values
+    assert optimal.run([*base, *every, "--guess-pool", "answers", "--known", str(data)]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and "guess pool all" in err[0]
+
+
 def test_ctrl_c_inside_a_long_proof_is_one_line_and_prompt(tmp_path) -> None:
     """A SIGINT / SIGTERM while the compiled search is deep in a proof of minutes (KAAMA
     on nyt: its first bucket alone takes minutes) stops the in-memory run at once: one
