@@ -23,12 +23,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+from sides import run_side
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_MS = {"normal": 60, "hard": 100}
@@ -65,17 +65,6 @@ def worker(lexicon: str, mode: str, n_openers: int, seed: int, shared: bool) -> 
               flush=True)
 
 
-def run_side(root: str, args: argparse.Namespace, mode: str) -> list[dict]:
-    env = dict(os.environ, PYTHONPATH=root)
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", args.lexicon, mode,
-           str(args.openers), str(args.seed), "1" if args.shared else "0"]
-    proc = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.stderr.write(proc.stderr[-2000:])
-        raise SystemExit(f"bench_default_tree: {root} {mode} failed (exit {proc.returncode})")
-    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--worker"]:
@@ -99,7 +88,8 @@ def main(argv: list[str] | None = None) -> int:
           f"{'target':>8}{'lost':>6}", flush=True)
     ok = True
     for mode in [m for m in args.modes.split(",") if m]:
-        res = {name: run_side(root, args, mode) for name, root in sides}
+        res = {name: run_side(root, __file__, [args.lexicon, mode, str(args.openers), str(args.seed),
+                                                  "1" if args.shared else "0"]) for name, root in sides}
         for name, rows in res.items():
             cpu = [r["cpu_ms"] for r in rows]
             print(f"{mode:<7}{name:<5}{statistics.fmean(cpu):>9.1f}{statistics.median(cpu):>9.1f}"

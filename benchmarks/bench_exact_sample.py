@@ -8,8 +8,8 @@ Printed per mode and side: CPU-s per opener (mean, median, max) and the extrapol
 every allowed opener (mean x number of openers, in CPU-hours). CPU time, not wall time:
 the figures stay meaningful on a shared machine.
 
-*old* is a checkout given by ``--old`` (default ``/work/base``, the engine before the
-exact-search work) and *new* is this tree; each side runs in its own subprocess with
+*old* is an older checkout given by ``--old`` (without it, this tree only) and *new* is
+this tree; each side runs in its own subprocess with
 ``PYTHONPATH`` set to its root, one after the other, and the JIT is warmed up before
 timing. The sample is a prefix of one seeded permutation, so ``--sample 8`` measures the
 first 8 openers of the 40. Every opener's total must agree between the sides (the
@@ -17,9 +17,9 @@ script exits 1 if not).
 
 Run::
 
-    python benchmarks/bench_exact_sample.py                     # 40 openers, both modes
-    python benchmarks/bench_exact_sample.py --sample 6 --modes normal
-    python benchmarks/bench_exact_sample.py --no-old --sample 40 --json new.json
+    python benchmarks/bench_exact_sample.py --old OLD           # 40 openers, both modes
+    python benchmarks/bench_exact_sample.py --old OLD --sample 6 --modes normal
+    python benchmarks/bench_exact_sample.py --sample 40 --json new.json   # this tree only
     python benchmarks/bench_exact_sample.py --openers dimes,rohes --modes hard   # spot check
 """
 
@@ -27,12 +27,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+from sides import run_side
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 12
@@ -75,17 +75,6 @@ def worker(lexicon: str, mode: str, openers: list[str]) -> None:
         print(json.dumps({"opener": w, "total": int(v), "cpu": round(cpu, 4)}), flush=True)
 
 
-def run_side(root: str, lexicon: str, mode: str, openers: list[str]) -> list[dict]:
-    env = dict(os.environ, PYTHONPATH=root)
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", lexicon, mode,
-           ",".join(openers)]
-    proc = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.stderr.write(proc.stderr[-2000:])
-        raise SystemExit(f"bench_exact_sample: {root} {mode} failed (exit {proc.returncode})")
-    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
-
-
 def summary(rows: list[dict], n_all: int) -> dict[str, float]:
     cpu = [r["cpu"] for r in rows]
     mean = statistics.fmean(cpu)
@@ -103,8 +92,7 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--sample", type=int, default=40, help="openers per mode (default 40)")
     ap.add_argument("--seed", type=int, default=SEED)
     ap.add_argument("--modes", default="normal,hard")
-    ap.add_argument("--old", default="/work/base", help="root of the old checkout")
-    ap.add_argument("--no-old", action="store_true", help="measure this tree only")
+    ap.add_argument("--old", help="root of an older checkout to compare against")
     ap.add_argument("--openers", help="spot check: these openers instead of the sample")
     ap.add_argument("--json", help="write every per-opener row here")
     args = ap.parse_args(argv)
@@ -115,7 +103,7 @@ def main(argv: list[str] | None = None) -> int:
     n_all = len(load_lexicon(args.lexicon).guesses)
     openers = (args.openers.split(",") if args.openers
                else sample_openers(args.lexicon, args.sample, args.seed))
-    sides = [("new", str(ROOT))] + ([] if args.no_old else [("old", args.old)])
+    sides = [("new", str(ROOT))] + ([("old", args.old)] if args.old else [])
     what = "given openers" if args.openers else f"openers (seed {args.seed})"
     print(f"{args.lexicon}: {len(openers)} {what}, fresh solver each; "
           f"CPU-s per opener; extrapolation = mean x {n_all:,} openers", flush=True)
@@ -123,7 +111,8 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, dict] = {}
     ok = True
     for mode in [m for m in args.modes.split(",") if m]:
-        res = {name: run_side(root, args.lexicon, mode, openers) for name, root in sides}
+        res = {name: run_side(root, __file__, [args.lexicon, mode, ",".join(openers)])
+               for name, root in sides}
         for name, rows in res.items():
             s = summary(rows, n_all)
             print(f"{mode:<7}{name:<5}{s['mean']:>8.2f}{s['median']:>8.2f}{s['max']:>9.2f}"

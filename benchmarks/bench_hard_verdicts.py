@@ -26,12 +26,12 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import statistics
-import subprocess
 import sys
 import time
 from pathlib import Path
+
+from sides import run_side
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_CPU_MIN = 40  # 20 min on 2 cores
@@ -85,16 +85,6 @@ def samples(lexicon: str, n_random: int, n_heavy: int, heavy_cap: float, seed: i
     return out
 
 
-def run_side(root: str, lexicon: str, openers: list[str]) -> list[dict]:
-    env = dict(os.environ, PYTHONPATH=root)
-    cmd = [sys.executable, str(Path(__file__).resolve()), "--worker", lexicon, ",".join(openers)]
-    proc = subprocess.run(cmd, env=env, cwd=root, capture_output=True, text=True)
-    if proc.returncode != 0:
-        sys.stderr.write(proc.stderr[-2000:])
-        raise SystemExit(f"bench_hard_verdicts: {root} failed (exit {proc.returncode})")
-    return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
-
-
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--worker"]:
@@ -119,7 +109,7 @@ def main(argv: list[str] | None = None) -> int:
           f"{'all (CPU-min)':>15}", flush=True)
     ok = True
     for sample, words in samples(args.lexicon, args.openers, args.heavy, args.heavy_cap, args.seed).items():
-        res = {name: run_side(root, args.lexicon, words) for name, root in sides}
+        res = {name: run_side(root, __file__, [args.lexicon, ",".join(words)]) for name, root in sides}
         for name, rows in res.items():
             cpu = [r["cpu_s"] for r in rows]
             extra = f"{statistics.fmean(cpu) * n_all / 60:>15.1f}" if sample == "random" else f"{'-':>15}"
