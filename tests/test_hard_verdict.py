@@ -195,6 +195,48 @@ def test_kernel_levels_agree_with_numpy_path(traps: Lexicon) -> None:
     assert {v for k, v in got if k == 5} == {FEASIBLE, INFEASIBLE}
 
 
+def test_kernel_caches_kept_across_nodes_change_no_result(traps: Lexicon) -> None:
+    """solve_four's splitter and 3-left caches outlive a call (the search keeps one set for
+    every node and opener): on every 4-left position after one guess of the trap lexicon,
+    one shared set of caches gives exactly the guess (or loss) that fresh caches give, and
+    saves work."""
+    from wordle_core.game.rules import letter_counts
+    from wordle_core.kernels.buckets import transposed
+    from wordle_core.kernels.hard import capacity_table, kernel_caches, solve_four
+
+    lex = traps
+    mat = np.ascontiguousarray(pattern_matrix(lex))
+    mt, codes, counts = transposed(mat), np.ascontiguousarray(lex.guess_codes), letter_counts(lex)
+    L, P = lex.length, lex.n_patterns
+    digits = np.array([[(c // 3 ** (L - 1 - i)) % 3 for i in range(L)] for c in range(P)], np.int8)
+    cap = capacity_table(L, lex.max_guesses + 1)
+    arow = np.ascontiguousarray(lex.answer_rows, dtype=np.int32)
+    shared = kernel_caches(1 << 12)  # small: entries are replaced too
+    results, work = [], [0, 0]
+    for r in range(0, len(lex.guesses), 9):
+        pats = mat[r]  # guesses x answers: the pattern of each answer id
+        for p in np.unique(pats):
+            S = np.flatnonzero(pats == p).astype(np.int32)
+            if len(S) < 5 or p == all_green(L):
+                continue
+            cons = HardConstraints().add(codes[r], int(p))
+            legal = np.ascontiguousarray(cons.legal_rows(lex), dtype=np.int32)
+            greens, need = cons.arrays(L, len(lex.alphabet))
+            is_row = np.zeros(len(lex.guesses), np.uint8)
+            is_row[lex.answer_rows[S]] = 1
+            args = (mat, mt, S, legal, codes, counts, greens, need, digits, all_green(L), is_row, cap,
+                    arow)
+            got = []
+            for i, caches in enumerate((shared, kernel_caches(1 << 12))):
+                g, w = solve_four(*args, np.zeros(len(S), np.uint8), legal, caches)
+                got.append(int(g))
+                work[i] += int(w)
+            assert got[0] == got[1], (lex.guesses[r], int(p))
+            results.append(got[0] >= 0)
+    assert len(results) >= 40 and True in results and False in results
+    assert work[0] < work[1]
+
+
 def test_traps_witnesses_replay_and_losses_match_brute_force(traps: Lexicon) -> None:
     """Checkable verdicts where the fast paths run (capacity bound, solve_four, lost cores):
     every feasible witness with 5 guesses replays game by game under the engine's rules;

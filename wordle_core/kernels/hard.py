@@ -227,16 +227,18 @@ def _salt(greens, need):
 
 
 @njit(cache=True, nogil=True)
-def _splittable(mat, B, legal, codes, counts, cgreens, cneed, seen, stamp, tk, tv):
+def _splittable(mat, B, legal, codes, counts, cgreens, cneed, seen, stamp, tk, tv, base):
     """Can one guess legal after this bucket's feedback split ``B`` into singletons?
 
     ``legal`` are the guesses legal *before* that feedback (a superset), so a bucket
     with no perfect splitter among them has none at all: that fact depends on ``B``
-    only and is cached, as is where the first splitter sits (no earlier row splits
-    ``B``, so the search under the tighter obligations starts there). Buckets recur
-    across the guesses of one node (a trap such as ``?ATCH`` survives most guesses).
+    and ``legal`` only and is cached, as is where the first splitter sits (no earlier
+    row splits ``B``, so the search under the tighter obligations starts there). Buckets
+    recur across the guesses of one node (a trap such as ``?ATCH`` survives most
+    guesses) and across nodes. ``base`` keys ``legal``: 0 when the tables serve one
+    ``legal`` only, else a hash of the obligations that ``legal`` is the legal set of.
     """
-    h1, h2 = _hash_rows(B, 0)
+    h1, h2 = _hash_rows(B, base)
     first = _cache_get(tk, tv, h1, h2)
     if first == -2:
         first = _perfect_splitter(mat, B, legal, codes, counts, cgreens, cneed, seen, stamp, 0, False)
@@ -245,7 +247,7 @@ def _splittable(mat, B, legal, codes, counts, cgreens, cneed, seen, stamp, tk, t
         return False
     if is_legal(codes, counts, legal[first], cgreens, cneed):
         return True
-    k1, k2 = _hash_rows(B, _salt(cgreens, cneed))
+    k1, k2 = _hash_rows(B, base * 1000003 + _salt(cgreens, cneed))
     got = _cache_get(tk, tv, k1, k2)
     if got == -2:
         got = _perfect_splitter(mat, B, legal, codes, counts, cgreens, cneed, seen, stamp, first + 1, True)
@@ -349,10 +351,11 @@ def _buckets_to_check(mat, S, g, cnt, greens, digits, green_code, min_size, done
 
 @njit(cache=True, nogil=True)
 def _three(mat, mt, S, legal, scan, codes, counts, greens, need, digits, green_code, is_cand_row, cap,
-           seen, stamp, tk, tv, tables):
+           seen, stamp, tk, tv, tables, base):
     """The 3-guesses-left test (see :func:`solve_three`); ``scan`` is a superset of
     ``legal`` (the rows every splitter search reads, so the cache stays valid across
-    the nodes of one :func:`solve_four` call)."""
+    the nodes of one :func:`solve_four` call), keyed in the splitter cache by ``base``
+    (see :func:`_splittable`)."""
     n = S.shape[0]
     P = digits.shape[0]
     L = codes.shape[1]
@@ -383,7 +386,7 @@ def _three(mat, mt, S, legal, scan, codes, counts, greens, need, digits, green_c
             p = check[bi]
             obligations_after(codes, g, p, greens, need, cgreens, cneed)
             nb = gather_bucket(mat, S, g, p, B)
-            if not _splittable(mat, B[:nb], scan, codes, counts, cgreens, cneed, seen, stamp, tk, tv):
+            if not _splittable(mat, B[:nb], scan, codes, counts, cgreens, cneed, seen, stamp, tk, tv, base):
                 win = False
         for s in range(n):
             cnt[mat[g, S[s]]] = 0
@@ -414,13 +417,26 @@ def solve_three(mat, mt, S, legal, codes, counts, greens, need, digits, green_co
     tk = np.zeros((1 << 12, 3), np.int64)
     tv = np.zeros(1 << 12, np.int64)
     g = _three(mat, mt, S, legal, legal, codes, counts, greens, need, digits, green_code, is_cand_row,
-               cap, seen, stamp, tk, tv, _tables(mt, P))
+               cap, seen, stamp, tk, tv, _tables(mt, P), 0)
     return g, stamp[1] + legal.shape[0]
+
+
+CACHE_SLOTS = 1 << 20  # entries of each table of kernel_caches (64 MB in all)
+
+
+def kernel_caches(slots: int = CACHE_SLOTS) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Empty caches for :func:`solve_four`, kept across calls: splitter searches and 3-left
+    results, each a direct-mapped table of ``slots`` (a power of two) keyed by two 64-bit
+    hashes of the bucket and the obligations (a newer entry replaces an older one)."""
+    if slots < 1 or slots & (slots - 1):
+        raise ValueError(f"slots must be a power of two, not {slots}")
+    return (np.zeros((slots, 3), np.int64), np.zeros(slots, np.int64),
+            np.zeros((slots, 3), np.int64), np.zeros(slots, np.int64))
 
 
 @njit(cache=True, nogil=True)
 def solve_four(mat, mt, S, legal, codes, counts, greens, need, digits, green_code, is_cand_row, cap, arow,
-               core, tries):
+               core, tries, caches):
     """(guess row winning every answer of ``S`` within 4 guesses or -1, work done) (exact).
 
     A guess wins iff every bucket of four or more answers passes :func:`_three` with the
@@ -429,6 +445,12 @@ def solve_four(mat, mt, S, legal, codes, counts, greens, need, digits, green_cod
     4-left node spends its time: the same trap buckets come back under most guesses.
     ``arow``: guess row of each answer id; ``tries``: the guesses to try (``legal``, or
     fewer to ask why particular guesses lose).
+
+    ``caches`` = :func:`kernel_caches`, kept by the caller across calls. ``legal`` must
+    be exactly the guess rows allowed by ``(greens, need)`` (as the search's are): then
+    both what a splitter search finds and a 3-left node's result are functions of the
+    bucket and the obligations alone, so every later call, for any node or opener,
+    reuses them (a hit saves the work, never changes a result).
 
     On a loss, ``core[t]`` (zeros on entry) is set for the answers ``S[t]`` of the buckets
     that refuted the guesses: the *core* is a subset of ``S`` that is lost on its own
@@ -443,8 +465,8 @@ def solve_four(mat, mt, S, legal, codes, counts, greens, need, digits, green_cod
     G = tries.shape[0]
     seen = np.zeros(P, np.int64)
     stamp = np.zeros(2, np.int64)
-    tk = np.zeros((1 << 14, 3), np.int64)
-    tv = np.zeros(1 << 14, np.int64)
+    tk, tv, rk, rv = caches
+    base = _salt(greens, need)  # this node's obligations decide ``legal``, the splitters' scan
     cnt = np.zeros(P, np.int32)
     tables = _tables(mt, P)
     order, key = _order_guesses(mt, S, tries, is_cand_row, tables)
@@ -455,10 +477,8 @@ def solve_four(mat, mt, S, legal, codes, counts, greens, need, digits, green_cod
     dstamp = 0
     cap3 = cap[:, 3]
     sub_cand = np.zeros(is_cand_row.shape[0], np.uint8)
-    # 3-left results by (bucket, obligations): with this call's ``legal`` fixed they decide
-    # the result, and the same bucket under the same obligations recurs across guesses
-    rk = np.zeros((1 << 14, 3), np.int64)
-    rv = np.zeros(1 << 14, np.int64)
+    # 3-left results by (bucket, obligations): the obligations decide its legal guesses, so
+    # the result; the same bucket under the same obligations recurs across guesses and nodes
     for oi in range(G):
         if key[order[oi]] >= (1 << 40) * G:
             break
@@ -498,7 +518,8 @@ def solve_four(mat, mt, S, legal, codes, counts, greens, need, digits, green_cod
                 for t in range(nb):
                     sub_cand[arow[B[t]]] = 1
                 res3 = _three(mat, mt, B[:nb].copy(), sub_legal, legal, codes, counts, cgreens.copy(),
-                              cneed.copy(), digits, green_code, sub_cand, cap, seen, stamp, tk, tv, tables)
+                              cneed.copy(), digits, green_code, sub_cand, cap, seen, stamp, tk, tv, tables,
+                              base)
                 for t in range(nb):
                     sub_cand[arow[B[t]]] = 0
                 _cache_put(rk, rv, r1, r2, res3)

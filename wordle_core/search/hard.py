@@ -47,7 +47,7 @@ from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.rules import HardConstraints, letter_counts
 from wordle_core.kernels.buckets import bucket_stats, check_patterns, transposed
-from wordle_core.kernels.hard import capacity_table, hard_filter, solve_four, solve_three
+from wordle_core.kernels.hard import capacity_table, hard_filter, kernel_caches, solve_four, solve_three
 
 # The numba kernel's work (guess x splitter pairs examined) is charged to the node
 # budget at this rate, about what one Python-level node costs in time, so a budget
@@ -120,6 +120,7 @@ class HardSolver:
         self._n_answers = len(lex.answers)
         self._core = 0  # lost core of the last loss (see _core_hit)
         self.cores: dict[tuple[tuple[int, int], ...], list[tuple[int, HardConstraints, int]]] = {}
+        self._caches = kernel_caches()  # the 4-left kernel's, shared by every node and opener
 
     # --- obligations (the one hard-mode rule: game.rules.HardConstraints) ----------------
     def child(self, cons: HardConstraints, legal: np.ndarray, guess: int,
@@ -262,7 +263,7 @@ class HardSolver:
                 g, work = solve_three(*args)
             else:
                 core = np.zeros(n, np.uint8)
-                g, work = solve_four(*args, self.arow, core, args[3])
+                g, work = solve_four(*args, self.arow, core, args[3], self._caches)
                 if g < 0:
                     self._core, more = self._small_core(S, cons, args, core)
                     work += more
@@ -314,7 +315,7 @@ class HardSolver:
         for _ in range(_CORE_ROUNDS):
             why = np.zeros(len(S), np.uint8)
             res, w = solve_four(mat, mt, S.astype(np.int32), legal, *rest, self.cap, self.arow, why,
-                                np.array([g], np.int32))
+                                np.array([g], np.int32), self._caches)
             work += int(w)
             if res >= 0 or not why.any():
                 break  # cannot happen for a lost node; keep the plain core
@@ -324,7 +325,7 @@ class HardSolver:
             t_rows[self.answer_rows[T]] = 1
             sub = np.zeros(len(T), np.uint8)
             res, w = solve_four(mat, mt, T.astype(np.int32), legal, rest[0], rest[1], rest[2], rest[3],
-                                rest[4], rest[5], t_rows, self.cap, self.arow, sub, legal)
+                                rest[4], rest[5], t_rows, self.cap, self.arow, sub, legal, self._caches)
             work += int(w)
             if res < 0:
                 T = T[sub.astype(bool)] if sub.any() else T
