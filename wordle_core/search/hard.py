@@ -27,6 +27,10 @@ Memoisation is by candidate set with *monotonicity*: a win with obligations ``C`
 obligations and fewer guesses. So one proved trap (say ``?ATCH`` with 4 greens) is
 reused by every branch that reaches the same candidates with at least those
 obligations. The memo is kept per process and shared by all openers it evaluates.
+The compiled 4-left level keeps caches of its own for the solver's lifetime (what a
+splitter search found and each 3-left result, keyed by bucket and obligations: both are
+functions of those alone, see :func:`~wordle_core.kernels.hard.solve_four`), so they too
+serve every node and opener.
 
 A node budget bounds the work per opener; when it runs out the verdict is
 ``unknown`` (never a guess). A ``feasible`` verdict comes with a witness: a complete
