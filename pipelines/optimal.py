@@ -115,15 +115,21 @@ def part_path(output: str, part: Part) -> str:
     return FileSystems.join(output, PARTS_DIR, part.name)
 
 
+def part_records(path: str) -> list[dict[str, Any]] | None:
+    """The records of the part file at ``path``, or None when it cannot be read (a damaged
+    file is recomputed, never trusted)."""
+    try:
+        with FileSystems.open(path, compression_type="uncompressed") as fh:
+            return list(fastavro.reader(io.BytesIO(fh.read())))
+    except Exception:
+        return None
+
+
 def read_part(output: str, part: Part) -> list[dict[str, Any]] | None:
     """A finished part's records, or None when it is missing, unreadable or not this part."""
     path = part_path(output, part)
-    if not FileSystems.exists(path):
-        return None
-    try:
-        with FileSystems.open(path, compression_type="uncompressed") as fh:
-            recs = list(fastavro.reader(io.BytesIO(fh.read())))
-    except Exception:  # a damaged file is recomputed, never trusted
+    recs = part_records(path) if FileSystems.exists(path) else None
+    if recs is None:
         return None
     got = sorted((r["mode"], r["opener"]) for r in recs)
     if got != sorted((part.mode, w) for w in part.openers):
@@ -304,11 +310,7 @@ def finished_records(output: str) -> list[dict[str, Any]]:
     out: list[dict[str, Any]] = []
     pattern = FileSystems.join(output, PARTS_DIR, "*.avro")
     for match in FileSystems.match([pattern])[0].metadata_list:
-        try:
-            with FileSystems.open(match.path, compression_type="uncompressed") as fh:
-                out.extend(fastavro.reader(io.BytesIO(fh.read())))
-        except Exception:
-            continue
+        out.extend(part_records(match.path) or ())
     return out
 
 
@@ -328,9 +330,8 @@ def ship(output: str, lexicon: str, modes: Sequence[str], pool: str, limit: int,
     recs = [r for r in finished_records(output)
             if r["lexicon"] == lexicon and r["guess_pool"] == pool
             and int(r["guess_limit"]) == limit]
-    Path(dest).mkdir(parents=True, exist_ok=True)
-    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-    for mode in modes:
+    merged: dict[str, tuple[dict[str, dict[str, Any]], int]] = {}
+    for mode in modes:  # every mode merged and checked before anything is written
         rows = shipped_rows(dest, lexicon, mode, pool, limit)
         before = len(rows)
         for r in (r for r in recs if r["mode"] == mode):
@@ -341,8 +342,11 @@ def ship(output: str, lexicon: str, modes: Sequence[str], pool: str, limit: int,
                 raise ConfigError(f"{row['opener']} ({mode}): a part proves {row['total']}, "
                                   f"{dest} holds {old['total']}; nothing shipped")
             rows.setdefault(row["opener"], row)
-        if not rows:
-            continue
+        if rows:
+            merged[mode] = rows, before
+    Path(dest).mkdir(parents=True, exist_ok=True)
+    stamp = datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
+    for mode, (rows, before) in merged.items():
         stem = Path(dest) / f"{lexicon}-{mode}"
         meta = {"wordle_lab.computed_by": "pipelines.optimal (wordle_core.search.exact)",
                 "wordle_lab.collected_at": stamp, "wordle_lab.lexicon": lexicon,

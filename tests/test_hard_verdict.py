@@ -200,17 +200,11 @@ def test_kernel_caches_kept_across_nodes_change_no_result(traps: Lexicon) -> Non
     every node and opener): on every 4-left position after one guess of the trap lexicon,
     one shared set of caches gives exactly the guess (or loss) that fresh caches give, and
     saves work."""
-    from wordle_core.game.rules import letter_counts
-    from wordle_core.kernels.buckets import transposed
-    from wordle_core.kernels.hard import capacity_table, kernel_caches, solve_four
+    from wordle_core.kernels.hard import kernel_caches, solve_four
 
     lex = traps
-    mat = np.ascontiguousarray(pattern_matrix(lex))
-    mt, codes, counts = transposed(mat), np.ascontiguousarray(lex.guess_codes), letter_counts(lex)
-    L, P = lex.length, lex.n_patterns
-    digits = np.array([[(c // 3 ** (L - 1 - i)) % 3 for i in range(L)] for c in range(P)], np.int8)
-    cap = capacity_table(L, lex.max_guesses + 1)
-    arow = np.ascontiguousarray(lex.answer_rows, dtype=np.int32)
+    s = HardSolver(lex, pattern_matrix(lex))  # the kernel's arrays, as the search passes them
+    mat, L = s.mat, lex.length
     shared = kernel_caches(1 << 12)  # small: entries are replaced too
     results, work = [], [0, 0]
     for r in range(0, len(lex.guesses), 9):
@@ -219,13 +213,13 @@ def test_kernel_caches_kept_across_nodes_change_no_result(traps: Lexicon) -> Non
             S = np.flatnonzero(pats == p).astype(np.int32)
             if len(S) < 5 or p == all_green(L):
                 continue
-            cons = HardConstraints().add(codes[r], int(p))
+            cons = HardConstraints().add(s.codes[r], int(p))
             legal = np.ascontiguousarray(cons.legal_rows(lex), dtype=np.int32)
             greens, need = cons.arrays(L, len(lex.alphabet))
             is_row = np.zeros(len(lex.guesses), np.uint8)
             is_row[lex.answer_rows[S]] = 1
-            args = (mat, mt, S, legal, codes, counts, greens, need, digits, all_green(L), is_row, cap,
-                    arow)
+            args = (mat, s.mt, S, legal, s.codes, s.counts, greens, need, s.digits, s.green, is_row,
+                    s.cap, s.arow)
             got = []
             for i, caches in enumerate((shared, kernel_caches(1 << 12))):
                 g, w = solve_four(*args, np.zeros(len(S), np.uint8), legal, caches)
