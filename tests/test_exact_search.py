@@ -91,6 +91,27 @@ def test_matches_brute_force(seed: int, hard: bool) -> None:
                 assert got == want, (lex.guesses[g], hard, pool, limit)
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_feasibility_first_gives_the_same_values(seed: int) -> None:
+    """Hard mode: asking the feasibility search first only saves work on lost openers;
+    with it and without it (the value search alone) every value agrees, lost openers
+    occur, and above the lexicon's guess limit too (the capacity table widens)."""
+    lex = tiny_lexicon(seed, n_answers=14, n_extra=10)
+    lost = 0
+    for limit in (3, 4, 8):
+        for pool in ("all", "answers"):
+            first = ExactSolver(lex, hard=True, pool=pool, max_guesses=limit)
+            plain = ExactSolver(lex, hard=True, pool=pool, max_guesses=limit,
+                                feasibility_first=False)
+            openers = lex.answer_rows if pool == "answers" else range(len(lex.guesses))
+            for g in openers:
+                v = first.opener_value(int(g))
+                assert v == plain.opener_value(int(g)), (lex.guesses[g], pool, limit)
+                assert first.opener_wins(int(g)) == (v < INF)
+                lost += v >= INF
+    assert lost > 0
+
+
 def test_width_limited_is_an_upper_bound(small_lex: Lexicon) -> None:
     opener = small_lex.guess_id(small_lex.answers[5])
     exact = ExactSolver(small_lex, exact=True).opener_value(opener)

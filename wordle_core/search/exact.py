@@ -37,6 +37,7 @@ from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
 from wordle_core.kernels import exact as kn
 from wordle_core.kernels.buckets import check_patterns, count_buckets
+from wordle_core.search.hard import HardSolver
 
 INF = kn.INF
 _MT_CACHE: dict[tuple[str, int], np.ndarray] = {}
@@ -90,6 +91,10 @@ class ExactSolver:
     below the best, which proves the optimum. ``memo_limit``: most positions kept in the
     memo; when a search starts with more, the memo is emptied first (values never
     depend on it: a memo only saves work). :meth:`reset` empties it on demand.
+    ``feasibility_first`` (hard mode, exact): before an opener's value is searched, the
+    feasibility search decides whether it can win at all (:meth:`opener_wins`); a lost
+    opener is then INF at once (the same answer, without the value search's refutation of
+    every line). ``False`` searches every opener's value directly (the cross-check).
     """
 
     lexicon: Lexicon
@@ -101,6 +106,7 @@ class ExactSolver:
     matrix: np.ndarray | None = None
     weight: float = 0.2
     memo_limit: int | None = None
+    feasibility_first: bool = True
     stats: SearchStats = field(default_factory=SearchStats)
 
     def __post_init__(self) -> None:
@@ -131,6 +137,7 @@ class ExactSolver:
         self._ubs = np.zeros((0, len(lex.guesses)), np.int64)
         self._search_thread: threading.Thread | None = None
         self._root: tuple[tuple, np.ndarray] | None = None
+        self._feasibility: HardSolver | None = None  # made on first use (hard mode)
         self._cg0 = np.full(lex.length, -1, np.int8)
         self._cn0 = np.zeros(len(lex.alphabet), np.uint8)
 
@@ -277,6 +284,9 @@ class ExactSolver:
         legal = self.pool_rows(st.legal_rows if self.hard else None)
         d = self.limit - st.turn
         cg, cn = self.obligations(st)
+        if self.hard and self.exact and self.feasibility_first and \
+                not self.opener_wins(opener, st, legal):
+            return INF
         cut = beta <= INF
         root_ub = self._root_ub(cands, st) if cut else None
         if cut and two_level:  # each bucket's two-level bound: the cut-off is reached sooner
@@ -311,6 +321,24 @@ class ExactSolver:
         if bar is not None:
             bar.close()
         return min(total, INF)
+
+    def opener_wins(self, opener: int, state: GameState | None = None,
+                    legal: np.ndarray | None = None) -> bool:
+        """Hard mode: can ``opener`` (played now) still win every game of the position
+        within the guess limit? Decided by the feasibility search of
+        :mod:`wordle_core.search.hard` (one solver kept for every opener, with its memo
+        and caches), which proves a loss far faster than the value search can: that
+        must refute every guess of every lost line. ``legal``: the pool's rows allowed
+        now (computed when omitted)."""
+        lex = self.lexicon
+        st = state or GameState.new(lex, self.hard, self.matrix)
+        if legal is None:
+            legal = self.pool_rows(st.legal_rows if self.hard else None)
+        if self._feasibility is None:
+            self._feasibility = HardSolver(lex, np.asarray(self.matrix))
+        res = self._feasibility.guess_wins(st.candidates, st.constraints, self.limit - st.turn,
+                                           int(opener), legal=legal)
+        return res.feasible
 
     def _root_ub(self, cands: np.ndarray, st: GameState) -> np.ndarray:
         """Every guess row's bucket count over the position's candidates (kept for the

@@ -157,6 +157,7 @@ class HardSolver:
         """
         S = np.sort(np.asarray(cands)).astype(np.int32)
         rows = self._legal(cons, legal)
+        self._cover(int(k))
         verdict, g, nodes, secs = self._run(lambda: self.solve(S, cons, rows, int(k)), budget)
         return HardSearchResult(verdict, g, nodes, secs)
 
@@ -165,10 +166,17 @@ class HardSolver:
         """Does playing ``guess`` now (``k`` guesses left, ``guess`` one of them) win every game?"""
         S = np.sort(np.asarray(cands)).astype(np.int32)
         rows = self._legal(cons, legal)
+        self._cover(int(k))
         g = int(guess)
         verdict, _, nodes, secs = self._run(
             lambda: g if self._guess_wins(S, cons, rows, int(k), g) else -1, budget)
         return HardSearchResult(verdict, g if verdict == FEASIBLE else -1, nodes, secs)
+
+    def _cover(self, k: int) -> None:
+        """Widen the capacity table for searches with up to ``k`` guesses (a guess limit
+        above the lexicon's own)."""
+        if k + 1 > self.cap.shape[1]:
+            self.cap = capacity_table(self.lexicon.length, k + 1)
 
     def _legal(self, cons: HardConstraints, legal: np.ndarray | None) -> np.ndarray:
         if legal is None:
