@@ -82,6 +82,24 @@ def test_published_totals_and_the_exact_table_agree() -> None:
     assert {w: top[w] for w in both} == {w: table[w] for w in both}
 
 
+def test_the_hard_table_agrees_with_the_verdicts_and_the_ranking() -> None:
+    """Every shipped hard-mode value: empty exactly where the shipped verdicts say no
+    strategy wins, equal to the proven ranking's total where both have one, never below
+    the opener's normal-mode total (hard mode only takes strategies away)."""
+    from wordle_core.tables.verdicts import shipped_verdicts
+
+    lex = load_lexicon("wordle")
+    table = shipped_values("wordle", "hard")
+    verdicts = shipped_verdicts(lex)
+    assert len(table) >= 100
+    assert all((t is None) == (verdicts[w] == "infeasible") for w, t in table.items())
+    ranked = {r["opener"]: r["total"] for r in shipped_rank(lex, "hard").top}
+    both = set(ranked) & {w for w, t in table.items() if t is not None}
+    assert both and {w: table[w] for w in both} == {w: ranked[w] for w in both}
+    normal = shipped_values("wordle", "normal")
+    assert all(normal[w] <= t for w, t in table.items() if t is not None and w in normal)
+
+
 def test_a_sample_of_rows_is_proven_again() -> None:
     """Two top openers' exact totals, five bound-only rows' two-level bounds and three
     searched rows' cut-off proofs, recomputed from scratch."""
