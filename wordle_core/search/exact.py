@@ -91,10 +91,12 @@ class ExactSolver:
     below the best, which proves the optimum. ``memo_limit``: most positions kept in the
     memo; when a search starts with more, the memo is emptied first (values never
     depend on it: a memo only saves work). :meth:`reset` empties it on demand.
-    ``feasibility_first`` (hard mode, exact): before an opener's value is searched, the
-    feasibility search decides whether it can win at all (:meth:`opener_wins`); a lost
-    opener is then INF at once (the same answer, without the value search's refutation of
-    every line). ``False`` searches every opener's value directly (the cross-check).
+    ``feasibility_first`` (hard mode, exact): before an opener's exact value is searched
+    (no ``beta``; a cut-off proof is left as it was, since rankings take the lost openers
+    from the shipped verdicts and the check would only add work there), the feasibility
+    search decides whether it can win at all (:meth:`opener_wins`); a lost opener is then
+    INF at once (the same answer, without the value search's refutation of every line).
+    ``False`` searches every opener's value directly (the cross-check).
     """
 
     lexicon: Lexicon
@@ -284,10 +286,10 @@ class ExactSolver:
         legal = self.pool_rows(st.legal_rows if self.hard else None)
         d = self.limit - st.turn
         cg, cn = self.obligations(st)
-        if self.hard and self.exact and self.feasibility_first and \
+        cut = beta <= INF
+        if self.hard and self.exact and self.feasibility_first and not cut and \
                 not self.opener_wins(opener, st, legal):
             return INF
-        cut = beta <= INF
         root_ub = self._root_ub(cands, st) if cut else None
         if cut and two_level:  # each bucket's two-level bound: the cut-off is reached sooner
             out, starts, sizes, pats, lbs = kn.bucket_bounds(
@@ -330,10 +332,12 @@ class ExactSolver:
         and caches), which proves a loss far faster than the value search can: that
         must refute every guess of every lost line. ``legal``: the pool's rows allowed
         now (computed when omitted)."""
+        if not self.hard:
+            raise WordleError("opener_wins is a hard-mode question; this solver is in normal mode")
         lex = self.lexicon
         st = state or GameState.new(lex, self.hard, self.matrix)
         if legal is None:
-            legal = self.pool_rows(st.legal_rows if self.hard else None)
+            legal = self.pool_rows(st.legal_rows)
         if self._feasibility is None:
             self._feasibility = HardSolver(lex, np.asarray(self.matrix))
         res = self._feasibility.guess_wins(st.candidates, st.constraints, self.limit - st.turn,
