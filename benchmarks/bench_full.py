@@ -3,11 +3,11 @@
     nice -n 19 python benchmarks/bench_full.py --openers 40 [--seed 0] [--workers 2]
 
 Runs the play stage of ``configs/full.yaml`` (``default``, ``entropy``, ``minimax`` x
-normal and hard, plus the exact hard-mode verdict at the config's node budget) for
+normal and hard, plus the exact hard-mode verdict as the config asks for it) for
 ``--openers`` openers drawn at random (seeded) from the lexicon's guesses, on the
 local DirectRunner with ``--workers`` processes, and prints: wall time, CPU seconds
-of the whole process tree (driver + workers), peak resident memory of the largest
-process, CPU per opener, and the extrapolation to every opener: CPU-hours, and the
+of the whole process tree (driver + workers), the peak resident memory (VmHWM) of the
+driver and of each worker process (sampled from /proc while the run lasts), CPU per opener, and the extrapolation to every opener: CPU-hours, and the
 wall time on an idle machine with ``--workers`` cores (CPU / workers; an upper bound
 on the speed, since it assumes perfect parallelism). The opener scores and the report
 are not in the slice (seconds, not minutes, at full size).
@@ -19,6 +19,7 @@ import argparse
 import os
 import random
 import resource
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -28,6 +29,54 @@ from pathlib import Path
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
+
+
+def _children(pid: int) -> list[int]:
+    """Direct children of ``pid``, started by any of its threads (Linux /proc; empty elsewhere)."""
+    out: list[int] = []
+    try:
+        tasks = os.listdir(f"/proc/{pid}/task")
+    except OSError:
+        return out
+    for tid in tasks:
+        try:
+            with open(f"/proc/{pid}/task/{tid}/children") as f:
+                out.extend(int(c) for c in f.read().split())
+        except OSError:
+            pass
+    return out
+
+
+def _hwm_kib(pid: int) -> int:
+    """Peak resident memory of ``pid`` so far (VmHWM, KiB), 0 when it is gone."""
+    try:
+        with open(f"/proc/{pid}/status") as f:
+            for line in f:
+                if line.startswith("VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def watch_peaks(proc: subprocess.Popen, every: float = 0.5) -> dict[int, int]:
+    """Wait for ``proc``; meanwhile sample the peak memory of it and of every descendant.
+
+    Returns {pid: peak KiB}: each process's own high-water mark, as last seen before it
+    exited (sampled every ``every`` seconds, so a process living less than that may be
+    missed; the pipeline's workers live for a whole stage).
+    """
+    peaks: dict[int, int] = {}
+    while proc.poll() is None:
+        todo = [proc.pid]
+        while todo:
+            pid = todo.pop()
+            hwm = _hwm_kib(pid)
+            if hwm:
+                peaks[pid] = max(peaks.get(pid, 0), hwm)
+            todo.extend(_children(pid))
+        time.sleep(every)
+    return peaks
 
 
 def main() -> int:
@@ -52,24 +101,37 @@ def main() -> int:
            "--direct_running_mode=multi_processing", f"--direct_num_workers={args.workers}"]
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    res = subprocess.run(cmd, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True,
-                         text=True)
+    with open(work / "stderr.txt", "w+") as err:
+        proc = subprocess.Popen(cmd, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
+                                stdout=subprocess.DEVNULL, stderr=err, text=True)
+        peaks = watch_peaks(proc)
+        err.seek(0)
+        stderr = err.read()
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    if res.returncode:
-        print(res.stderr[-2000:])
+    shutil.rmtree(work, ignore_errors=True)
+    if proc.returncode:
+        print(stderr[-2000:])
         return 1
     cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
     per = cpu / len(words)
     n = len(lex.guesses)
     games = len(words) * len(lex.answers) * len(cfg["strategies"]) * len(cfg["modes"])
+    exact = cfg.get("exact_hard")
+    how = ("complete search" if exact is True or (isinstance(exact, dict) and not exact.get("node_budget"))
+           else f"budget {exact.get('node_budget')}" if isinstance(exact, dict) else "not asked for")
     print(f"slice: {len(words)} random openers (seed {args.seed}) x {', '.join(cfg['strategies'])} x "
-          f"{', '.join(cfg['modes'])} + exact hard verdicts (budget {cfg['exact_hard']['node_budget']})")
-    for line in res.stderr.splitlines():
+          f"{', '.join(cfg['modes'])} + exact hard verdicts ({how})")
+    for line in stderr.splitlines():
         if "time per stage" in line or "trees" in line:
             print("  " + line.strip())
-    print(f"wall {wall:.1f} s; CPU {cpu:.1f} s (driver + workers); {games:,} games; "
-          f"peak RSS of the largest process {after.ru_maxrss / 1024:.0f} MiB")
+    driver = peaks.pop(proc.pid, 0)
+    workers = sorted(peaks.values(), reverse=True)
+    print(f"wall {wall:.1f} s; CPU {cpu:.1f} s (driver + workers); {games:,} games")
+    print(f"peak memory (VmHWM): driver {driver / 1024:.0f} MiB; {len(workers)} worker processes, "
+          f"largest {workers[0] / 1024 if workers else 0:.0f} MiB"
+          + (f", the others {', '.join(f'{w / 1024:.0f}' for w in workers[1:])} MiB" if workers[1:] else "")
+          + f"; largest process of the tree (rusage) {after.ru_maxrss / 1024:.0f} MiB")
     print(f"per opener: {per:.2f} CPU-s -> all {n:,} openers: {per * n / 3600:.2f} CPU-hours, "
           f"~{per * n / args.workers / 60:.0f} min wall on {args.workers} idle cores "
           f"({games / cpu:,.0f} games per CPU-second)")

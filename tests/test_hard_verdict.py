@@ -286,3 +286,23 @@ def test_capacity_bound_patterns() -> None:
         assert worst == r_expected
         cap = capacity_table(5, 4)
         assert cap[free, 1] == 1 and cap[free, 2] == 1 + r_expected
+
+
+def test_a_bounded_memo_evicts_and_changes_no_verdict(tiny3: Lexicon) -> None:
+    """The memo keeps at most ``memo_limit`` positions (the older half goes at the limit):
+    a solver whose memo is evicted over and over gives every opener the verdict of one
+    that never forgets, and shares one obligations object per distinct value."""
+    mat = pattern_matrix(tiny3)
+    roomy, tight = HardSolver(tiny3, mat), HardSolver(tiny3, mat, memo_limit=8)
+    everyone = np.arange(len(tiny3.answers))
+    got = {name: [s.guess_wins(everyone, HardConstraints(), 3, r).verdict
+                  for r in range(len(tiny3.guesses))]
+           for name, s in (("roomy", roomy), ("tight", tight))}
+    assert got["roomy"] == got["tight"]
+    assert {FEASIBLE, INFEASIBLE} <= set(got["roomy"])
+    assert roomy.evictions == 0 and tight.evictions > 0
+    assert len(tight.memo) <= 8 < len(roomy.memo)
+    cons = [c for entries in roomy.memo.values() for c, _, _ in entries]
+    assert len({id(c) for c in cons}) == len(set(cons)) < len(cons)
+    with pytest.raises(ValueError, match="memo_limit"):
+        HardSolver(tiny3, mat, memo_limit=1)

@@ -26,7 +26,10 @@ Memoisation is by candidate set with *monotonicity*: a win with obligations ``C`
 ``C`` stays legal) and more guesses; a loss with ``C`` is a loss under tighter
 obligations and fewer guesses. So one proved trap (say ``?ATCH`` with 4 greens) is
 reused by every branch that reaches the same candidates with at least those
-obligations. The memo is kept per process and shared by all openers it evaluates.
+obligations. The memo is kept per process and shared by all openers it evaluates; it
+holds at most ``memo_limit`` positions (about 0.35 KiB each: the candidate ids as 16-bit
+bytes, one shared object per distinct obligations), and at the limit the older half is
+dropped, so a worker's memory stays bounded over all 12,972 openers.
 The compiled 4-left level keeps caches of its own for the solver's lifetime (what a
 splitter search found and each 3-left result, keyed by bucket and obligations: both are
 functions of those alone, see :func:`~wordle_core.kernels.hard.solve_four`), so they too
@@ -59,7 +62,7 @@ from wordle_core.kernels.hard import capacity_table, hard_filter, kernel_caches,
 KERNEL_WORK_PER_NODE = 20_000
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 _CORE_ROUNDS = 24  # guesses retired while growing a small lost core
-_MEMO_LIMIT = 3_000_000  # entries before a worker's memo is cleared (bounds memory)
+MEMO_LIMIT = 400_000  # positions a worker's memo keeps (~0.35 KiB each); then the older half goes
 
 
 class _BudgetExceededError(Exception):
@@ -94,6 +97,7 @@ class HardSolver:
     memo: dict[bytes, list[tuple[HardConstraints, int, int]]] = field(default_factory=dict)
     use_kernel: bool = True  # False: the pure-numpy path everywhere (a cross-check)
     child_order: str = "greens"  # bucket order at AND nodes: "greens" (traps first) or "size"
+    memo_limit: int = MEMO_LIMIT  # positions kept; at the limit the older half is dropped
 
     def __post_init__(self) -> None:
         lex = self.lexicon
@@ -125,6 +129,11 @@ class HardSolver:
         self._core = 0  # lost core of the last loss (see _core_hit)
         self.cores: dict[tuple[tuple[int, int], ...], list[tuple[int, HardConstraints, int]]] = {}
         self._caches = kernel_caches()  # the 4-left kernel's, shared by every node and opener
+        if self.memo_limit < 2:
+            raise ValueError(f"memo_limit must be at least 2, not {self.memo_limit}")
+        self._key_dtype = np.uint16 if self._n_answers <= 1 << 16 else np.int32
+        self._interned: dict[HardConstraints, HardConstraints] = {}
+        self.evictions = 0  # times the memo reached its limit
 
     # --- obligations (the one hard-mode rule: game.rules.HardConstraints) ----------------
     def child(self, cons: HardConstraints, legal: np.ndarray, guess: int,
@@ -194,11 +203,26 @@ class HardSolver:
                 return -1
         return None
 
+    def _key(self, S: np.ndarray) -> bytes:
+        """The memo key of a sorted answer-id set: its ids as bytes (16-bit when they fit)."""
+        return S.astype(self._key_dtype).tobytes()
+
     def _store(self, skey: bytes, cons: HardConstraints, k: int, res: int) -> None:
-        if len(self.memo) > _MEMO_LIMIT:
-            self.memo.clear()
-            self.cores.clear()
+        if len(self.memo) >= self.memo_limit:
+            self._evict()
+        # one object per distinct obligations: ~7x fewer than entries (about 700 bytes each)
+        cons = self._interned.setdefault(cons, cons)
         self.memo.setdefault(skey, []).append((cons, k, res))
+
+    def _evict(self) -> None:
+        """Drop the older half of the memo (insertion order): recent positions are the
+        likeliest to recur (the next openers of a worker share their first levels), and
+        forgetting a position never changes a verdict, it only costs the work again."""
+        drop = len(self.memo) - self.memo_limit // 2
+        for key in list(itertools.islice(self.memo, drop)):
+            del self.memo[key]
+        self._interned = {c: c for entries in self.memo.values() for c, _, _ in entries}
+        self.evictions += 1
 
     # --- lost cores: losses that transfer to supersets ----------------------------------
     def _bits(self, S: np.ndarray) -> int:
@@ -239,7 +263,7 @@ class HardSolver:
             # more candidates than any strategy can separate (capacity_table)
             self._core = self._bits(S)
             return -1
-        skey = S.tobytes()
+        skey = self._key(S)
         hit = self._lookup(skey, cons, k)
         if hit is not None:
             if hit < 0:
