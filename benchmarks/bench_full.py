@@ -7,9 +7,10 @@ normal and hard, plus the exact hard-mode verdict as the config asks for it) for
 ``--openers`` openers drawn at random (seeded) from the lexicon's guesses, on the
 local DirectRunner with ``--workers`` processes, and prints: wall time, CPU seconds
 of the whole process tree (driver + workers), the peak resident memory (VmHWM) of the
-driver and of each worker process (sampled from /proc while the run lasts), CPU per opener, and the extrapolation to every opener: CPU-hours, and the
-wall time on an idle machine with ``--workers`` cores (CPU / workers; an upper bound
-on the speed, since it assumes perfect parallelism). The opener scores and the report
+driver and of each worker process (sampled from /proc while the run lasts), CPU per
+opener, and the extrapolation to every opener: CPU-hours, and the wall time on an idle
+machine with ``--workers`` cores (CPU / workers; an upper bound on the speed, since it
+assumes perfect parallelism). The opener scores and the report
 are not in the slice (seconds, not minutes, at full size).
 """
 
