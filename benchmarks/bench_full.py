@@ -88,6 +88,7 @@ def main() -> int:
     ap.add_argument("--config", default="configs/full.yaml")
     args = ap.parse_args()
     sys.path.insert(0, str(ROOT))
+    from pipelines.config import build_config
     from wordle_core.game.lexicon import load_lexicon
 
     cfg = yaml.safe_load((ROOT / args.config).read_text())
@@ -118,9 +119,8 @@ def main() -> int:
     per = cpu / len(words)
     n = len(lex.guesses)
     games = len(words) * len(lex.answers) * len(cfg["strategies"]) * len(cfg["modes"])
-    exact = cfg.get("exact_hard")
-    how = ("complete search" if exact is True or (isinstance(exact, dict) and not exact.get("node_budget"))
-           else f"budget {exact.get('node_budget')}" if isinstance(exact, dict) else "not asked for")
+    budget = build_config(ROOT / args.config).exact_node_budget  # the pipelines' own reading
+    how = "not asked for" if budget is None else "complete search" if budget == 0 else f"budget {budget}"
     print(f"slice: {len(words)} random openers (seed {args.seed}) x {', '.join(cfg['strategies'])} x "
           f"{', '.join(cfg['modes'])} + exact hard verdicts ({how})")
     for line in stderr.splitlines():
