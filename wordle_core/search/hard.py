@@ -27,7 +27,7 @@ Memoisation is by candidate set with *monotonicity*: a win with obligations ``C`
 obligations and fewer guesses. So one proved trap (say ``?ATCH`` with 4 greens) is
 reused by every branch that reaches the same candidates with at least those
 obligations. The memo is kept per process and shared by all openers it evaluates; it
-holds at most ``memo_limit`` positions (about 0.35 KiB each: the candidate ids as 16-bit
+holds at most ``memo_limit`` positions (about 0.4 KiB each: the candidate ids as 16-bit
 bytes, one shared object per distinct obligations), and at the limit the older half is
 dropped, so a worker's memory stays bounded over all 12,972 openers.
 The compiled 4-left level keeps caches of its own for the solver's lifetime (what a
@@ -62,7 +62,7 @@ from wordle_core.kernels.hard import capacity_table, hard_filter, kernel_caches,
 KERNEL_WORK_PER_NODE = 20_000
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 _CORE_ROUNDS = 24  # guesses retired while growing a small lost core
-MEMO_LIMIT = 400_000  # positions a worker's memo keeps (~0.35 KiB each); then the older half goes
+MEMO_LIMIT = 400_000  # positions a worker's memo keeps (~0.4 KiB each); then the older half goes
 
 
 class _BudgetExceededError(Exception):
