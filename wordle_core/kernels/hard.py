@@ -452,11 +452,11 @@ def solve_four(mat, mt, S, legal, codes, counts, greens, need, digits, green_cod
     bucket and the obligations alone, so every later call, for any node or opener,
     reuses them (a hit saves the work, never changes a result).
 
-    On a loss, ``core[t]`` (zeros on entry) is set for the answers ``S[t]`` of the buckets
-    that refuted the guesses: the *core* is a subset of ``S`` that is lost on its own
-    (every guess still leaves one of those buckets, whole), so any superset of it is
-    lost under the same or tighter obligations. Buckets already in the core are tried
-    first, which keeps it small.
+    ``core`` (zeros on entry, one entry per answer of ``S``) is scratch: the answers of the
+    buckets that refuted the guesses tried so far are marked in it, and for each later
+    guess the buckets already marked are checked first (move ordering: a bucket that
+    refuted one guess is likely to refute the next). On a loss it holds a subset of
+    ``S`` that is lost on its own (every guess leaves one of those buckets, whole).
     """
     n = S.shape[0]
     P = digits.shape[0]

@@ -61,7 +61,6 @@ from wordle_core.kernels.hard import capacity_table, hard_filter, kernel_caches,
 # bounds time as well as being deterministic.
 KERNEL_WORK_PER_NODE = 20_000
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
-_CORE_ROUNDS = 24  # guesses retired while growing a small lost core
 MEMO_LIMIT = 400_000  # positions a worker's memo keeps (~0.4 KiB each); then the older half goes
 
 
@@ -126,8 +125,6 @@ class HardSolver:
         self.nodes = 0
         self._budget = 1 << 62
         self._n_answers = len(lex.answers)
-        self._core = 0  # lost core of the last loss (see _core_hit)
-        self.cores: dict[tuple[tuple[int, int], ...], list[tuple[int, HardConstraints, int]]] = {}
         self._caches = kernel_caches()  # the 4-left kernel's, shared by every node and opener
         if self.memo_limit < 2:
             raise ValueError(f"memo_limit must be at least 2, not {self.memo_limit}")
@@ -224,30 +221,6 @@ class HardSolver:
         self._interned = {c: c for entries in self.memo.values() for c, _, _ in entries}
         self.evictions += 1
 
-    # --- lost cores: losses that transfer to supersets ----------------------------------
-    def _bits(self, S: np.ndarray) -> int:
-        """The answer ids of ``S`` as one integer bitset."""
-        m = np.zeros(self._n_answers, dtype=bool)
-        m[S] = True
-        return int.from_bytes(np.packbits(m, bitorder="little").tobytes(), "little")
-
-    def _core_hit(self, bits: int, cons: HardConstraints, k: int) -> int | None:
-        """A stored lost core inside ``bits`` whose obligations are looser: the node is lost.
-
-        Sound because a strategy that wins a set wins each subset of it (same feedback
-        for those answers), and tighter obligations or fewer guesses only remove options.
-        """
-        greens = cons.greens
-        for r in range(len(greens) + 1):
-            for sub in itertools.combinations(greens, r):
-                for tbits, c, kk in self.cores.get(sub, ()):
-                    if k <= kk and not (tbits & ~bits) and c.looser_or_equal(cons):
-                        return tbits
-        return None
-
-    def _store_core(self, tbits: int, cons: HardConstraints, k: int) -> None:
-        self.cores.setdefault(cons.greens, []).append((tbits, cons, k))
-
     # --- search -----------------------------------------------------------------------
     def solve(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int) -> int:
         """A guess row that wins every game in ``S`` within ``k`` guesses, or -1 if none.
@@ -260,31 +233,16 @@ class HardSolver:
         if n <= k:
             return int(self.answer_rows[S[0]])
         if k <= 1 or n > self.cap[self.lexicon.length - len(cons.greens), k]:
-            # more candidates than any strategy can separate (capacity_table)
-            self._core = self._bits(S)
-            return -1
+            return -1  # more candidates than any strategy can separate (capacity_table)
         skey = self._key(S)
         hit = self._lookup(skey, cons, k)
         if hit is not None:
-            if hit < 0:
-                self._core = self._bits(S)
             return hit
-        bits = self._bits(S)
-        core = self._core_hit(bits, cons, k) if self.cores else None
-        if core is not None:
-            self._core = core
-            return -1
         self.nodes += 1
         if self.nodes > self._budget:
             raise _BudgetExceededError
-        self._core = bits
         res = self._expand(S, cons, legal, k)
         self._store(skey, cons, k, res)
-        if res < 0:
-            if k >= 4 and self._core != bits:
-                self._store_core(self._core, cons, k)
-            elif k < 4:
-                self._core = bits
         return res
 
     def _expand(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int) -> int:
@@ -298,11 +256,8 @@ class HardSolver:
             if k == 3:
                 g, work = solve_three(*args)
             else:
-                core = np.zeros(n, np.uint8)
-                g, work = solve_four(*args, self.arow, core, args[3], self._caches)
-                if g < 0:
-                    self._core, more = self._small_core(S, cons, args, core)
-                    work += more
+                why = np.zeros(n, np.uint8)  # (the kernel marks a lost node's refuting answers)
+                g, work = solve_four(*args, self.arow, why, args[3], self._caches)
             self.nodes += int(work) // KERNEL_WORK_PER_NODE
             if self.nodes > self._budget:
                 raise _BudgetExceededError
@@ -323,51 +278,11 @@ class HardSolver:
         useful = ~((largest == n) & ~cand)
         idx = np.flatnonzero(useful)
         order = idx[np.lexsort((idx, ~cand[idx], sum_sq[idx], largest[idx]))]
-        core = 0
         for i in order:
             g = int(legal[i])
             if self._guess_wins(S, cons, legal, k, g):
                 return g
-            core |= self._core  # the refuting bucket's core
-        self._core = core
         return -1
-
-    def _small_core(self, S: np.ndarray, cons: HardConstraints, args: tuple,
-                    core: np.ndarray) -> tuple[int, int]:
-        """A small lost subset of a lost 4-left node ``S`` (bitset) and the kernel work spent.
-
-        Grown guess by guess: a candidate core ``T`` starts as the bucket that refutes the
-        first guess; while some guess wins ``T``, the bucket that refutes that guess on
-        ``S`` joins ``T`` (so each round retires one more guess). A lost ``T`` is a core:
-        every superset with looser-or-equal obligations is lost too (see
-        :meth:`_core_hit`), so later positions that contain it need no search.
-        """
-        mat, mt, legal = args[0], args[1], args[3]
-        rest = args[4:11]
-        work = 0
-        in_t = np.zeros(len(S), dtype=bool)
-        largest = bucket_stats(self.mat, legal, S, self.n_patterns).largest
-        g = int(legal[int(np.argmin(largest))])
-        for _ in range(_CORE_ROUNDS):
-            why = np.zeros(len(S), np.uint8)
-            res, w = solve_four(mat, mt, S.astype(np.int32), legal, *rest, self.cap, self.arow, why,
-                                np.array([g], np.int32), self._caches)
-            work += int(w)
-            if res >= 0 or not why.any():
-                break  # cannot happen for a lost node; keep the plain core
-            in_t |= why.astype(bool)
-            T = S[in_t]
-            t_rows = np.zeros(self.mat.shape[0], dtype=np.uint8)
-            t_rows[self.answer_rows[T]] = 1
-            sub = np.zeros(len(T), np.uint8)
-            res, w = solve_four(mat, mt, T.astype(np.int32), legal, rest[0], rest[1], rest[2], rest[3],
-                                rest[4], rest[5], t_rows, self.cap, self.arow, sub, legal, self._caches)
-            work += int(w)
-            if res < 0:
-                T = T[sub.astype(bool)] if sub.any() else T
-                return self._bits(T), work
-            g = int(res)
-        return self._bits(S[core.astype(bool)] if core.any() else S), work
 
     def _guess_wins(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int, g: int) -> bool:
         pats = self.mat[g, S]
@@ -388,8 +303,6 @@ class HardSolver:
         free = self.lexicon.length - ones
         over = (sizes > self.cap[free, k - 1]) & (bpats != self.green)
         if over.any():
-            j = int(np.argmax(over))
-            self._core = self._bits(S[order[starts[j]:ends[j]]])
             return False
         if self.child_order == "greens":
             # Trap-like buckets first (most greens, then largest): a failing bucket
