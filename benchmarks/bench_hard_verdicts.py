@@ -16,11 +16,14 @@ only). Each side runs in its own subprocess with ``PYTHONPATH`` set to its root,
 warmed up before timing, old then new per sample. Every verdict must be the same on both
 sides (the script exits 1 if not); the node counts (OR nodes plus the kernels' work, the
 budget's unit) are printed per side, since work saved by a cache changes them.
+``--parallel`` runs the two sides at the same time, one process (one core) each, so both
+see the same machine load and a large sample takes half the wall time.
 
 Run::
 
     python benchmarks/bench_hard_verdicts.py --old ../ref          # 200 random + 8 heavy (<= 30 s)
     python benchmarks/bench_hard_verdicts.py --openers 400 --heavy 0
+    python benchmarks/bench_hard_verdicts.py --old ../ref --openers 1500 --heavy 0 --parallel
 """
 
 from __future__ import annotations
@@ -30,6 +33,7 @@ import json
 import statistics
 import sys
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 from sides import run_side
@@ -99,6 +103,8 @@ def main(argv: list[str] | None = None) -> int:
                     help="... among those it records at most this many seconds for")
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--old", help="root of an older checkout to compare against")
+    ap.add_argument("--parallel", action="store_true",
+                    help="run the old and the new side at the same time (one core each)")
     args = ap.parse_args(argv)
     if args.openers < 1 or args.heavy < 0:
         ap.error("--openers must be at least 1 and --heavy at least 0")
@@ -110,7 +116,10 @@ def main(argv: list[str] | None = None) -> int:
           f"{'all (CPU-min)':>15}", flush=True)
     ok = True
     for sample, words in samples(args.lexicon, args.openers, args.heavy, args.heavy_cap, args.seed).items():
-        res = {name: run_side(root, __file__, [args.lexicon, ",".join(words)]) for name, root in sides}
+        with ThreadPoolExecutor(max_workers=len(sides) if args.parallel else 1) as pool:
+            futures = {name: pool.submit(run_side, root, __file__, [args.lexicon, ",".join(words)])
+                       for name, root in sides}
+            res = {name: f.result() for name, f in futures.items()}
         for name, rows in res.items():
             cpu = [r["cpu_s"] for r in rows]
             extra = f"{statistics.fmean(cpu) * n_all / 60:>15.1f}" if sample == "random" else f"{'-':>15}"
