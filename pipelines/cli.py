@@ -88,6 +88,9 @@ def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
                            help="take 'feasible' without a search for every opener the shipped "
                                 "table of LEXICON proves feasible (LEXICON: the same guesses and a "
                                 "superset of the answers, e.g. wordle for nyt); the rest are searched")
+            p.add_argument("--exact-only", action="store_true", dest="exact_only",
+                           help="write only each opener's exact verdict (table hard_exact), "
+                                "playing no strategy: the fastest way to decide every opener")
             p.add_argument("--ship", metavar="DIR",
                            help="run nothing: collect the exact verdicts of the finished run under "
                                 "--output into DIR/<lexicon>.avro + .csv (the package's shipped "
@@ -122,8 +125,10 @@ def run_games(argv: Sequence[str] | None = None) -> int:
 @guarded
 def run_hard(argv: Sequence[str] | None = None) -> int:
     """``hard_verdicts`` per opener x strategy."""
-    return _play("wordle-lab pipeline hard", argv, lambda cfg, ns: ["hard_verdicts"],
-                 "Hard mode: does each opener win every game under each strategy? Write hard_verdicts.")
+    return _play("wordle-lab pipeline hard", argv,
+                 lambda cfg, ns: ["hard_exact"] if ns.exact_only else ["hard_verdicts"],
+                 "Hard mode: does each opener win every game under each strategy, and can any "
+                 "strategy? Write hard_verdicts (hard_exact with --exact-only).")
 
 
 def ship_verdicts(cfg: JobConfig, dest: str) -> int:
@@ -134,7 +139,9 @@ def ship_verdicts(cfg: JobConfig, dest: str) -> int:
     from wordle_core.tables.verdicts import write_verdicts
 
     lex = jobs.lexicon_of(cfg)
-    recs = read_records(cfg.output, "hard_verdicts")  # manifest-verified: a complete run only
+    # an --exact-only run's table when the output holds one, else the per-strategy table
+    table = "hard_exact" if (Path(cfg.output) / "hard_exact").is_dir() else "hard_verdicts"
+    recs = read_records(cfg.output, table)  # manifest-verified: a complete run only
     by_opener: dict[str, dict] = {}
     for r in recs:
         if r["lexicon"] != lex.name:
@@ -144,7 +151,7 @@ def ship_verdicts(cfg: JobConfig, dest: str) -> int:
                                            "seconds": round(float(r["exact_seconds"]), 4),
                                            "nodes": int(r["exact_nodes"]), "note": r["exact_note"]})
     notes = sorted({r["note"] for r in by_opener.values()})
-    manifest = read_manifest(Path(cfg.output) / "hard_verdicts")
+    manifest = read_manifest(Path(cfg.output) / table)
     if manifest.lexicon_fingerprint and manifest.lexicon_fingerprint != lex.fingerprint:
         raise ConfigError(f"--ship: {cfg.output} was computed on other {lex.name} word lists")
     meta = {"wordle_lab.computed_by": "wordle-lab pipeline hard (wordle_core.search.hard, "

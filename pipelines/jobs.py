@@ -22,7 +22,7 @@ from .options import check_beam_args
 from .runner import JobProgress, RunResult, Stage, as_failure, ensure_output, execute, is_dry
 from .shards import ResumableShards, ShardStore, cut
 
-PLAY_TABLES = ("opener_summaries", "games", "trees", "hard_verdicts")
+PLAY_TABLES = ("opener_summaries", "games", "trees", "hard_verdicts", "hard_exact")
 
 
 def lexicon_of(cfg: JobConfig) -> Lexicon:
@@ -130,11 +130,12 @@ def play_stage(cfg: JobConfig, lex: Lexicon, rows: list[int], tables: list[str],
     work = cut(elements)
     store = ShardStore(gen.shards_dir, "play")
     done = store.done() if gen.resumed else set()
-    weight = sum(TREE_WEIGHT.get(s, OTHER_TREE_WEIGHT) for s in cfg.strategies)
-    if "hard_verdicts" in tables and cfg.exact_node_budget is not None:
+    trees = bool(set(tables) & transforms.TREE_TABLES)
+    weight = sum(TREE_WEIGHT.get(s, OTHER_TREE_WEIGHT) for s in cfg.strategies) if trees else 0.0
+    if {"hard_verdicts", "hard_exact"} & set(tables) and cfg.exact_node_budget is not None:
         weight += 0.4
     reused = sum(len(work[i]) for i in done if i < len(work))
-    games = len(cfg.strategies) * len(lex.answers)
+    games = len(cfg.strategies) * len(lex.answers) if trees else 0
     return work, store, Stage("play", len(elements), weight, games, reused)
 
 
@@ -194,17 +195,21 @@ def play_transform(spec: transforms.LexiconSpec, rows: list[int], cfg: JobConfig
                    matrix_path: str | None) -> tuple[str, transforms.PlayOpeners]:
     """The named composite transform that writes ``tables``, with its label.
 
-    ``OpenerSummaries`` (+ games), ``HardVerdicts`` or ``DecisionTrees``; the main job,
+    ``OpenerSummaries`` (+ games), ``HardVerdicts``, ``ExactHardVerdicts`` or
+    ``DecisionTrees``; the main job,
     which writes several kinds in one pass over the openers, uses ``PlayOpeners``.
     """
     s, m = list(cfg.strategies), list(cfg.modes)
     kw: dict[str, Any] = {"worst_games": cfg.worst_games, "exact_node_budget": cfg.exact_node_budget,
                           "matrix_path": matrix_path,
-                          "exact_implied": implied_feasible(cfg) if "hard_verdicts" in tables else None}
+                          "exact_implied": implied_feasible(cfg)
+                          if {"hard_verdicts", "hard_exact"} & set(tables) else None}
     if "opener_summaries" in tables and set(tables) <= {"opener_summaries", "games"}:
         return "OpenerSummaries", transforms.OpenerSummaries(spec, rows, s, m, games="games" in tables, **kw)
     if list(tables) == ["hard_verdicts"]:
         return "HardVerdicts", transforms.HardVerdicts(spec, rows, s, **kw)
+    if list(tables) == ["hard_exact"]:
+        return "ExactHardVerdicts", transforms.ExactHardVerdicts(spec, rows, **kw)
     if list(tables) == ["trees"]:
         return "DecisionTrees", transforms.DecisionTrees(spec, rows, s, m, **kw)
     return "PlayOpeners", transforms.PlayOpeners(spec, rows, s, m, tables, **kw)
@@ -246,6 +251,8 @@ def describe(res: RunResult) -> str:
         parts.append(f"{c.get('trees_built', 0):,} trees, {c['games_played']:,} games "
                      f"({c['games_played'] / max(res.seconds, 1e-9):,.0f}/s), "
                      f"{c.get('games_failed', 0):,} over the limit")
+    elif c.get("openers_done"):  # exact verdicts only: no games
+        parts.append(f"{c['openers_done']:,} openers")
     if c.get("openers_scored"):
         parts.append(f"{c['openers_scored']:,} openers scored")
     return "; ".join(parts)

@@ -126,6 +126,12 @@ def exact_hard_verdict(lex: Lexicon, opener_row: int, matrix: np.ndarray,
     }
 
 
+def exact_record(lex: Lexicon, opener_row: int, exact: Record) -> Record:
+    """``hard_exact`` record: the opener's exact hard-mode verdict alone (no strategy played)."""
+    return {"lexicon": lex.name, "mode": "hard", "strategy": "-", "opener": lex.guesses[opener_row],
+            **exact}
+
+
 def verdict_record(tree: Tree, exact: Record) -> Record:
     """``hard_verdicts`` record of a hard-mode tree plus the opener's exact verdict."""
     L = tree.lexicon

@@ -6,8 +6,8 @@ without this code. Every record carries ``lexicon``, ``mode`` and ``strategy`` s
 tables from different runs can be concatenated and still be told apart.
 
 Tables: ``opener_scores``, ``opener_summaries``, ``games``, ``hard_verdicts``,
-``trees``, ``optimal``. :data:`SCHEMAS` maps a table name to its parsed schema; :data:`SORT_KEYS`
-gives the fields each table is sorted by, which is what makes outputs
+``hard_exact``, ``trees``, ``optimal``. :data:`SCHEMAS` maps a table name to its parsed
+schema; :data:`SORT_KEYS` gives the fields each table is sorted by, which is what makes outputs
 byte-identical across runs and runners.
 """
 
@@ -86,6 +86,17 @@ GAMES = {
     "fields": [*_COMMON, *_GAME["fields"]],
 }
 
+_EXACT_FIELDS = [
+    {"name": "exact_verdict", "type": "string",
+     "doc": "exact feasibility of the opener in hard mode, any strategy: 'feasible' (a strategy "
+            "winning every game exists), 'infeasible' (proven none does), or 'unknown' "
+            "(node budget spent, or the search was not run)"},
+    {"name": "exact_note", "type": "string",
+     "doc": "how the exact verdict was obtained or why it is unknown"},
+    {"name": "exact_seconds", "type": "double", "doc": "time the exact search took (0 if not run)"},
+    {"name": "exact_nodes", "type": "long", "doc": "nodes the exact search visited (0 if not run)"},
+]
+
 HARD_VERDICTS = {
     "type": "record", "name": "HardVerdict", "namespace": NAMESPACE,
     "doc": "Does this opener win every hard-mode game within the limit under this strategy?",
@@ -95,15 +106,15 @@ HARD_VERDICTS = {
         {"name": "losses", "type": "int", "doc": "games over the limit under this strategy"},
         {"name": "max_guesses", "type": "int", "doc": "longest game under this strategy"},
         {"name": "worst_game", "type": _GAME, "doc": "the longest game (ties: answer alphabetical)"},
-        {"name": "exact_verdict", "type": "string",
-         "doc": "exact feasibility of the opener in hard mode, any strategy: 'feasible' (a strategy "
-                "winning every game exists), 'infeasible' (proven none does), or 'unknown' "
-                "(node budget spent, or the search was not run)"},
-        {"name": "exact_note", "type": "string",
-         "doc": "how the exact verdict was obtained or why it is unknown"},
-        {"name": "exact_seconds", "type": "double", "doc": "time the exact search took (0 if not run)"},
-        {"name": "exact_nodes", "type": "long", "doc": "nodes the exact search visited (0 if not run)"},
+        *_EXACT_FIELDS,
     ],
+}
+
+HARD_EXACT = {
+    "type": "record", "name": "HardExact", "namespace": NAMESPACE,
+    "doc": "Can any strategy win every hard-mode game from this opener? The exact verdict alone "
+           "(no strategy played: strategy is '-'); `wordle-lab pipeline hard --exact-only`.",
+    "fields": [*_COMMON, *_EXACT_FIELDS],
 }
 
 TREES = {
@@ -154,6 +165,7 @@ _RAW: dict[str, dict[str, Any]] = {
     "opener_summaries": OPENER_SUMMARIES,
     "games": GAMES,
     "hard_verdicts": HARD_VERDICTS,
+    "hard_exact": HARD_EXACT,
     "trees": TREES,
     "optimal": OPTIMAL,
 }

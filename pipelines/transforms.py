@@ -32,6 +32,7 @@ from . import records
 
 NAMESPACE = "wordle-lab"
 MEMO_LIMIT = 200_000  # strategy memo entries kept per worker before it is cleared
+TREE_TABLES = frozenset({"opener_summaries", "games", "trees", "hard_verdicts"})  # built from trees
 
 
 @dataclass(frozen=True)
@@ -169,7 +170,8 @@ class PlayOpenerFn(beam.DoFn):
 
     Tables: ``opener_summaries`` and ``games`` for the modes in ``modes``; ``trees``;
     ``hard_verdicts`` (hard elements only, with the opener's exact verdict computed
-    once and shared by every strategy's record).
+    once and shared by every strategy's record); ``hard_exact`` (hard elements only: the
+    exact verdict alone; no tree is built when it is the only table).
     """
 
     def __init__(self, spec: LexiconSpec, strategies: list[str], modes: list[str], tables: list[str],
@@ -208,7 +210,10 @@ class PlayOpenerFn(beam.DoFn):
         mode = records.mode_name(hard)
         want_mode = mode in self.modes
         exact = None
-        for name in self.strategies:
+        if hard and "hard_exact" in self.tables:
+            exact = self._exact(row)
+            yield ("hard_exact", records.exact_record(self.lex, row, exact))
+        for name in self.strategies if self.tables & TREE_TABLES else ():
             strat = self.strats[(name, hard)]
             if strat.memo_size() > MEMO_LIMIT:
                 strat.reset()
@@ -228,18 +233,22 @@ class PlayOpenerFn(beam.DoFn):
                 yield ("trees", records.tree_record(tree))
             if hard and "hard_verdicts" in self.tables:
                 if exact is None:
-                    exact = records.exact_hard_verdict(self.lex, row, self.matrix, self.exact_node_budget,
-                                                       self.implied)
+                    exact = self._exact(row)
                 yield ("hard_verdicts", records.verdict_record(tree, exact))
         self.openers.inc()
         self.progress.add(1)
+
+    def _exact(self, row: int) -> records.Record:
+        """The opener's exact hard-mode verdict (computed once per opener)."""
+        return records.exact_hard_verdict(self.lex, row, self.matrix, self.exact_node_budget,
+                                          self.implied)
 
 
 def play_elements(rows: list[int], modes: list[str], tables: list[str]) -> list[tuple[int, bool]]:
     """(opener row, hard) work items: the modes the per-mode tables need, plus hard for verdicts."""
     per_mode = any(t in tables for t in ("opener_summaries", "games", "trees"))
     hards = {m == "hard" for m in modes} if per_mode else set()
-    if "hard_verdicts" in tables:
+    if "hard_verdicts" in tables or "hard_exact" in tables:
         hards.add(True)
     return [(r, h) for h in sorted(hards) for r in sorted(rows)]
 
@@ -279,6 +288,19 @@ class HardVerdicts(PlayOpeners):
 
     def __init__(self, spec: LexiconSpec, rows: list[int], strategies: list[str], **kw: Any) -> None:
         super().__init__(spec, rows, strategies, ["hard"], ["hard_verdicts"], **kw)
+
+
+class ExactHardVerdicts(PlayOpeners):
+    """``hard_exact``: each opener's exact hard-mode verdict alone, no strategy played.
+
+    The question "can any strategy guarantee a hard-mode win from this opener?" needs
+    only the exact search (:mod:`wordle_core.search.hard`); this skips the strategies'
+    trees that :class:`HardVerdicts` also builds (about a quarter of that job's time
+    over every opener with the cheapest strategy).
+    """
+
+    def __init__(self, spec: LexiconSpec, rows: list[int], **kw: Any) -> None:
+        super().__init__(spec, rows, [], ["hard"], ["hard_exact"], **kw)
 
 
 class DecisionTrees(PlayOpeners):

@@ -130,7 +130,44 @@ def test_hard_verdicts_exact_once_per_opener(small_lex, monkeypatch):
     assert sorted(calls) == sorted(rows)
 
 
+def test_exact_hard_verdicts_play_no_strategy(small_lex, monkeypatch):
+    """``hard_exact``: one record per opener, its exact verdict (here a real complete search,
+    compared with a direct call); no strategy's tree is built."""
+    from wordle_core.search.hard import hard_verdict
+
+    def no_tree(*args, **kwargs):
+        raise AssertionError("ExactHardVerdicts built a tree")
+
+    monkeypatch.setattr(Tree, "build", no_tree)
+    spec = transforms.LexiconSpec.of(small_lex)
+    mat = pattern_matrix(small_lex)
+    rows = [small_lex.guess_index[w] for w in small_lex.answers[40:44]] + [0]
+    want = [(small_lex.guesses[r], "hard", "-", str(hard_verdict(small_lex, r, mat)["verdict"]))
+            for r in rows]
+    assert {v for *_, v in want} <= {"feasible", "infeasible"}
+    with _pipeline() as p:
+        out = (p | transforms.ExactHardVerdicts(spec, rows, exact_node_budget=0)
+               | beam.MapTuple(lambda table, rec: (rec["opener"], rec["mode"], rec["strategy"],
+                                                   rec["exact_verdict"]) if table == "hard_exact"
+                               else ("wrong table", table, "", "")))
+        assert_that(out, equal_to(want))
+
+
+def test_exact_record_matches_the_schema(small_lex):
+    """An ``hard_exact`` record is exactly the schema's fields; it shares the exact fields of
+    ``hard_verdicts`` (one search result serves both tables)."""
+    from pipelines.schemas import SCHEMAS
+
+    exact = records.exact_hard_verdict(small_lex, 3, pattern_matrix(small_lex), None)
+    rec = records.exact_record(small_lex, 3, exact)
+    assert list(rec) == [f["name"] for f in SCHEMAS["hard_exact"]["fields"]]
+    assert rec["strategy"] == "-" and rec["exact_verdict"] == "unknown"
+    verdict_fields = {f["name"] for f in SCHEMAS["hard_verdicts"]["fields"]}
+    assert set(rec) <= verdict_fields
+
+
 def test_play_elements_only_needed_modes():
+    assert transforms.play_elements([3, 1], ["normal"], ["hard_exact"]) == [(1, True), (3, True)]
     assert transforms.play_elements([2, 1], ["normal"], ["hard_verdicts"]) == [(1, True), (2, True)]
     assert transforms.play_elements([1], ["normal"], ["opener_summaries", "hard_verdicts"]) == [
         (1, False), (1, True)]
@@ -146,13 +183,15 @@ def test_job_functions_use_the_named_transforms(small_lex):
     cfg = build_config(None, strategies="entropy", modes="normal,hard")
     picks = {tuple(t): play_transform(spec, [0, 1], cfg, t, None)
              for t in (["opener_summaries"], ["opener_summaries", "games"], ["hard_verdicts"], ["trees"],
-                       ["opener_summaries", "hard_verdicts"])}
+                       ["opener_summaries", "hard_verdicts"], ["hard_exact"])}
     assert {k: (label, type(tr).__name__) for k, (label, tr) in picks.items()} == {
         ("opener_summaries",): ("OpenerSummaries", "OpenerSummaries"),
         ("opener_summaries", "games"): ("OpenerSummaries", "OpenerSummaries"),
         ("hard_verdicts",): ("HardVerdicts", "HardVerdicts"),
         ("trees",): ("DecisionTrees", "DecisionTrees"),
         ("opener_summaries", "hard_verdicts"): ("PlayOpeners", "PlayOpeners"),
+        ("hard_exact",): ("ExactHardVerdicts", "ExactHardVerdicts"),
     }
+    assert picks[("hard_exact",)][1].fn.strategies == []
     assert picks[("opener_summaries", "games")][1].fn.tables == {"opener_summaries", "games"}
     assert picks[("hard_verdicts",)][1].elements == [(0, True), (1, True)]

@@ -41,6 +41,26 @@ def test_ship_collects_a_run(tmp_path, capsys):
     assert "complete search" in meta["wordle_lab.computed_by"]
 
 
+def test_exact_only_run_ships_the_same_verdicts(tmp_path, capsys):
+    """``--exact-only`` writes hard_exact (one record per opener, no strategy played) and
+    ships the same table as a run that also plays strategies (test above)."""
+    from wordle_core.tables.avro import read_records
+
+    run, dest = tmp_path / "run", tmp_path / "data"
+    assert main(["pipeline", "hard", "--lexicon", "nyt", "--openers", "salet,slate,trace",
+                 "--exact-only", "--output", str(run), *LOCAL]) == 0
+    assert sorted(p.name for p in run.iterdir()) == ["_generation.json", "hard_exact"]
+    recs = read_records(run, "hard_exact")
+    assert [(r["opener"], r["strategy"], r["exact_verdict"]) for r in recs] == [
+        ("salet", "-", "feasible"), ("slate", "-", "infeasible"), ("trace", "-", "infeasible")]
+    capsys.readouterr()
+    assert main(["pipeline", "hard", "--lexicon", "nyt", "--output", str(run), "--ship", str(dest)]) == 0
+    assert "3 nyt verdicts (1 feasible, 2 infeasible)" in capsys.readouterr().out
+    rows = list(csv.DictReader((dest / "nyt.csv").open()))
+    assert [(r["opener"], r["verdict"]) for r in rows] == [
+        ("salet", "feasible"), ("slate", "infeasible"), ("trace", "infeasible")]
+
+
 def test_ship_refuses_undecided_and_wrong_lexicon(tmp_path, capsys):
     run = tmp_path / "run"
     # an opener no other test proves (the process's solver memo would decide it at once)

@@ -54,6 +54,7 @@ RECORD_TYPES: dict[str, str] = {
     "opener_summaries": "org.wordlelab.v1.OpenerSummary",
     "games": "org.wordlelab.v1.GameRecord",
     "hard_verdicts": "org.wordlelab.v1.HardVerdict",
+    "hard_exact": "org.wordlelab.v1.HardExact",
     "trees": "org.wordlelab.v1.DecisionTree",
     "optimal": "org.wordlelab.v1.OptimalValue",
 }

@@ -37,6 +37,7 @@ TABLES: dict[str, tuple[str, ...]] = {
     "opener_summaries": ("lexicon", "strategy", "mode", "opener"),
     "games": ("lexicon", "strategy", "mode", "opener", "answer"),
     "hard_verdicts": ("lexicon", "strategy", "mode", "opener"),
+    "hard_exact": ("lexicon", "strategy", "mode", "opener"),
     "trees": ("lexicon", "strategy", "mode", "opener"),
     "optimal": ("lexicon", "strategy", "mode", "guess_pool", "opener"),
 }
