@@ -223,8 +223,12 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
         if play_tables:
             staged = gen.root if "opener_scores" in cfg.outputs else cfg.output
             rows = jobs.select_rows(lex, cfg.openers, staged)
-            _say(f"  playing {len(rows)} openers ({cfg.openers.describe()}) x {', '.join(cfg.strategies)} "
-                 f"x {', '.join(cfg.modes)}")
+            if play_tables == ["hard_exact"]:
+                _say(f"  deciding {len(rows)} openers ({cfg.openers.describe()}) in hard mode "
+                     "(exact verdicts, no strategy played)")
+            else:
+                _say(f"  playing {len(rows)} openers ({cfg.openers.describe()}) x "
+                     f"{', '.join(cfg.strategies)} x {', '.join(cfg.modes)}")
             res = jobs.run_play(cfg, play_tables, beam_args, ns, rows=rows, gen=gen, progress=progress)
             entries.extend(play_tables)
             _say("  " + jobs.describe(res))

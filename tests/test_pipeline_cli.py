@@ -201,3 +201,24 @@ def test_hard_summary_counts_exact_verdicts(tmp_path):
     summary = {r["verdict"]: r for r in csv.DictReader((tmp_path / "report" / "hard_summary.csv").open())}
     assert summary["infeasible"]["words"] == "slate trace" and summary["infeasible"]["openers"] == "2"
     assert summary["feasible"]["words"] == "salet"
+
+
+def test_run_config_with_exact_verdicts_only(tmp_path, capsys):
+    """A config whose only output is ``hard_exact``: the main job decides each opener and
+    plays no strategy; the records agree with the engine's own verdicts."""
+    from wordle_core.game.lexicon import load_lexicon
+    from wordle_core.search.hard import hard_verdict
+    from wordle_core.tables.avro import read_records
+
+    cfg = tmp_path / "exact.yaml"
+    cfg.write_text(f"lexicon: nyt\noutput: {tmp_path / 'out'}\nopeners: [salet, slate]\n"
+                   "outputs: [hard_exact]\nexact_hard: true\n")
+    assert main(["run", "--config", str(cfg), *LOCAL]) == 0
+    err = capsys.readouterr().err
+    assert "deciding 2 openers" in err and "playing" not in err
+    lex = load_lexicon("nyt")
+    recs = read_records(tmp_path / "out", "hard_exact")
+    assert [(r["opener"], r["exact_verdict"]) for r in recs] == [
+        (w, hard_verdict(lex, lex.guess_id(w))["verdict"]) for w in ("salet", "slate")]
+    assert [r["exact_verdict"] for r in recs] == ["feasible", "infeasible"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["_generation.json", "hard_exact"]
