@@ -194,6 +194,20 @@ def hard_summary(verdicts: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["lexicon", "verdict", "openers", "of", "words"])
 
 
+def _with_exact(verdicts: pd.DataFrame | None, exact: pd.DataFrame | None) -> pd.DataFrame | None:
+    """The rows :func:`hard_summary` counts: an ``hard_exact`` table's verdicts (no strategy
+    played: ``wins_all`` false) first, so they decide an opener both tables hold, then
+    ``hard_verdicts``; None when neither has a row."""
+    parts = []
+    if exact is not None and len(exact):
+        parts.append(exact[["lexicon", "opener", "exact_verdict"]].assign(wins_all=False))
+    if verdicts is not None and len(verdicts):
+        parts.append(verdicts[["lexicon", "opener", "exact_verdict", "wins_all"]])
+    if not parts:
+        return None
+    return pd.concat(parts, ignore_index=True)
+
+
 def worst_games(summaries: pd.DataFrame) -> pd.DataFrame:
     rows = []
     keys = zip(summaries["lexicon"], summaries["strategy"], summaries["mode"], summaries["opener"],
@@ -447,14 +461,15 @@ def build_report(input_dir: str | Path, output_dir: str | Path, *, title: str | 
     summaries = read_frame(src, "opener_summaries")
     scores = read_frame(src, "opener_scores")
     verdicts = read_frame(src, "hard_verdicts")
-    if summaries is None and scores is None and verdicts is None:
-        raise ReportError("no Avro tables (opener_summaries, opener_scores, hard_verdicts) "
-                          f"under {str(src)!r}")
+    exact = read_frame(src, "hard_exact")
+    if summaries is None and scores is None and verdicts is None and exact is None:
+        raise ReportError("no Avro tables (opener_summaries, opener_scores, hard_verdicts, "
+                          f"hard_exact) under {str(src)!r}")
     files: dict[str, bytes] = {}
     csv = lambda df: df.to_csv(index=False, float_format="%.6f").encode()
     ranks = None
     try:
-        summary = hard_summary(verdicts) if verdicts is not None and len(verdicts) else None
+        summary = hard_summary(_with_exact(verdicts, exact))
         if summaries is not None and len(summaries):
             ranks = rankings(summaries, scores)
             files["rankings.csv"] = csv(ranks)
@@ -473,6 +488,7 @@ def build_report(input_dir: str | Path, output_dir: str | Path, *, title: str | 
         files["best_worst.csv"] = csv(best_worst(ranks, scores))
         if verdicts is not None and len(verdicts):
             files["hard_mode.csv"] = csv(hard_table(verdicts))
+        if summary is not None:
             files["hard_summary.csv"] = csv(summary)
     except KeyError as exc:
         raise ReportError(f"tables under {str(src)!r} lack column {exc}: not wordle-lab output?") from None

@@ -204,15 +204,16 @@ def test_hard_summary_counts_exact_verdicts(tmp_path):
 
 
 def test_run_config_with_exact_verdicts_only(tmp_path, capsys):
-    """A config whose only output is ``hard_exact``: the main job decides each opener and
-    plays no strategy; the records agree with the engine's own verdicts."""
+    """A config whose only table is ``hard_exact``: the main job decides each opener and
+    plays no strategy; the records agree with the engine's own verdicts, and the report
+    counts them."""
     from wordle_core.game.lexicon import load_lexicon
     from wordle_core.search.hard import hard_verdict
     from wordle_core.tables.avro import read_records
 
     cfg = tmp_path / "exact.yaml"
     cfg.write_text(f"lexicon: nyt\noutput: {tmp_path / 'out'}\nopeners: [salet, slate]\n"
-                   "outputs: [hard_exact]\nexact_hard: true\n")
+                   "outputs: [hard_exact, report]\nexact_hard: true\n")
     assert main(["run", "--config", str(cfg), *LOCAL]) == 0
     err = capsys.readouterr().err
     assert "deciding 2 openers" in err and "playing" not in err
@@ -221,4 +222,8 @@ def test_run_config_with_exact_verdicts_only(tmp_path, capsys):
     assert [(r["opener"], r["exact_verdict"]) for r in recs] == [
         (w, hard_verdict(lex, lex.guess_id(w))["verdict"]) for w in ("salet", "slate")]
     assert [r["exact_verdict"] for r in recs] == ["feasible", "infeasible"]
-    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["_generation.json", "hard_exact"]
+    assert sorted(p.name for p in (tmp_path / "out").iterdir()) == ["_generation.json", "hard_exact",
+                                                                     "report"]
+    summary = list(csv.DictReader((tmp_path / "out" / "report" / "hard_summary.csv").open()))
+    assert [(r["verdict"], r["openers"], r["of"], r["words"]) for r in summary] == [
+        ("feasible", "1", "2", "salet"), ("infeasible", "1", "2", "slate")]
