@@ -469,7 +469,8 @@ def build_report(input_dir: str | Path, output_dir: str | Path, *, title: str | 
     csv = lambda df: df.to_csv(index=False, float_format="%.6f").encode()
     ranks = None
     try:
-        summary = hard_summary(_with_exact(verdicts, exact))
+        counted = _with_exact(verdicts, exact)
+        summary = hard_summary(counted) if counted is not None else None
         if summaries is not None and len(summaries):
             ranks = rankings(summaries, scores)
             files["rankings.csv"] = csv(ranks)
