@@ -15,7 +15,9 @@ with one solver (its memo shared by the openers, as a pipeline worker's is):
 only). Each side runs in its own subprocess with ``PYTHONPATH`` set to its root, the JIT
 warmed up before timing, old then new per sample. Every verdict must be the same on both
 sides (the script exits 1 if not); the node counts (OR nodes plus the kernels' work, the
-budget's unit) are printed per side, since work saved by a cache changes them.
+budget's unit) are printed per side, since work saved by a cache changes them, with each
+side's peak resident memory (VmHWM) and the largest memo it held: a pipeline worker
+handles about 6,500 openers, so ``--openers 6500 --heavy 0`` shows its memo's bound.
 ``--parallel`` runs the two sides at the same time, one process (one core) each, so both
 see the same machine load and a large sample takes half the wall time.
 
@@ -65,7 +67,20 @@ def worker(lexicon: str, openers: list[str]) -> None:
         c0 = time.process_time()
         res = verdict(solver, w)
         print(json.dumps({"opener": w, "verdict": res.verdict, "nodes": int(res.nodes),
-                          "cpu_s": round(time.process_time() - c0, 4)}), flush=True)
+                          "cpu_s": round(time.process_time() - c0, 4), "memo": len(solver.memo),
+                          "hwm_mib": _peak_mib()}), flush=True)
+
+
+def _peak_mib() -> float:
+    """This process's peak resident memory (VmHWM), MiB; 0 where /proc is missing."""
+    try:
+        with open("/proc/self/status") as fh:
+            for line in fh:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return 0.0
 
 
 def samples(lexicon: str, n_random: int, n_heavy: int, heavy_cap: float, seed: int
@@ -113,7 +128,7 @@ def main(argv: list[str] | None = None) -> int:
     print(f"{args.lexicon}: exact hard-mode verdicts, one solver per side and sample; CPU-s per opener",
           flush=True)
     print(f"{'sample':<8}{'side':<5}{'openers':>8}{'mean':>9}{'median':>9}{'max':>9}{'sum':>9}"
-          f"{'all (CPU-min)':>15}", flush=True)
+          f"{'all (CPU-min)':>15}{'peak MiB':>10}{'memo max':>10}", flush=True)
     ok = True
     for sample, words in samples(args.lexicon, args.openers, args.heavy, args.heavy_cap, args.seed).items():
         with ThreadPoolExecutor(max_workers=len(sides) if args.parallel else 1) as pool:
@@ -123,8 +138,11 @@ def main(argv: list[str] | None = None) -> int:
         for name, rows in res.items():
             cpu = [r["cpu_s"] for r in rows]
             extra = f"{statistics.fmean(cpu) * n_all / 60:>15.1f}" if sample == "random" else f"{'-':>15}"
+            peak = max(r.get("hwm_mib", 0.0) for r in rows)
+            memo = max(r.get("memo", 0) for r in rows)
             print(f"{sample:<8}{name:<5}{len(cpu):>8}{statistics.fmean(cpu):>9.3f}"
-                  f"{statistics.median(cpu):>9.3f}{max(cpu):>9.2f}{sum(cpu):>9.1f}{extra}", flush=True)
+                  f"{statistics.median(cpu):>9.3f}{max(cpu):>9.2f}{sum(cpu):>9.1f}{extra}"
+                  f"{peak:>10.0f}{memo:>10,}", flush=True)
         if "old" in res:
             old = sum(r["cpu_s"] for r in res["old"])
             new = sum(r["cpu_s"] for r in res["new"])
