@@ -16,7 +16,7 @@ only). Each side runs in its own subprocess with ``PYTHONPATH`` set to its root,
 warmed up before timing, old then new per sample. Every verdict must be the same on both
 sides (the script exits 1 if not); the node counts (OR nodes plus the kernels' work, the
 budget's unit) are printed per side, since work saved by a cache changes them, with each
-side's peak resident memory (VmHWM) and the largest memo it held: a pipeline worker
+side's peak resident memory (``ru_maxrss``, Linux's VmHWM) and the largest memo it held: a pipeline worker
 handles about 6,500 openers, so ``--openers 6500 --heavy 0`` shows its memo's bound.
 ``--parallel`` runs the two sides at the same time, one process (one core) each, so both
 see the same machine load and a large sample takes half the wall time.
@@ -32,6 +32,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import resource
 import statistics
 import sys
 import time
@@ -68,19 +69,8 @@ def worker(lexicon: str, openers: list[str]) -> None:
         res = verdict(solver, w)
         print(json.dumps({"opener": w, "verdict": res.verdict, "nodes": int(res.nodes),
                           "cpu_s": round(time.process_time() - c0, 4), "memo": len(solver.memo),
-                          "hwm_mib": _peak_mib()}), flush=True)
-
-
-def _peak_mib() -> float:
-    """This process's peak resident memory (VmHWM), MiB; 0 where /proc is missing."""
-    try:
-        with open("/proc/self/status") as fh:
-            for line in fh:
-                if line.startswith("VmHWM:"):
-                    return round(int(line.split()[1]) / 1024, 1)
-    except OSError:
-        pass
-    return 0.0
+                          "hwm_mib": round(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024, 1)}),
+              flush=True)
 
 
 def samples(lexicon: str, n_random: int, n_heavy: int, heavy_cap: float, seed: int

@@ -132,7 +132,7 @@ def play_stage(cfg: JobConfig, lex: Lexicon, rows: list[int], tables: list[str],
     done = store.done() if gen.resumed else set()
     trees = bool(set(tables) & transforms.TREE_TABLES)
     weight = sum(TREE_WEIGHT.get(s, OTHER_TREE_WEIGHT) for s in cfg.strategies) if trees else 0.0
-    if {"hard_verdicts", "hard_exact"} & set(tables) and cfg.exact_node_budget is not None:
+    if transforms.VERDICT_TABLES & set(tables) and cfg.exact_node_budget is not None:
         weight += 0.4
     reused = sum(len(work[i]) for i in done if i < len(work))
     games = len(cfg.strategies) * len(lex.answers) if trees else 0
@@ -203,7 +203,7 @@ def play_transform(spec: transforms.LexiconSpec, rows: list[int], cfg: JobConfig
     kw: dict[str, Any] = {"worst_games": cfg.worst_games, "exact_node_budget": cfg.exact_node_budget,
                           "matrix_path": matrix_path,
                           "exact_implied": implied_feasible(cfg)
-                          if {"hard_verdicts", "hard_exact"} & set(tables) else None}
+                          if transforms.VERDICT_TABLES & set(tables) else None}
     if "opener_summaries" in tables and set(tables) <= {"opener_summaries", "games"}:
         return "OpenerSummaries", transforms.OpenerSummaries(spec, rows, s, m, games="games" in tables, **kw)
     if list(tables) == ["hard_verdicts"]:

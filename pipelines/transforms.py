@@ -33,6 +33,7 @@ from . import records
 NAMESPACE = "wordle-lab"
 MEMO_LIMIT = 200_000  # strategy memo entries kept per worker before it is cleared
 TREE_TABLES = frozenset({"opener_summaries", "games", "trees", "hard_verdicts"})  # built from trees
+VERDICT_TABLES = frozenset({"hard_verdicts", "hard_exact"})  # carry the opener's exact verdict
 
 
 @dataclass(frozen=True)
@@ -248,7 +249,7 @@ def play_elements(rows: list[int], modes: list[str], tables: list[str]) -> list[
     """(opener row, hard) work items: the modes the per-mode tables need, plus hard for verdicts."""
     per_mode = any(t in tables for t in ("opener_summaries", "games", "trees"))
     hards = {m == "hard" for m in modes} if per_mode else set()
-    if "hard_verdicts" in tables or "hard_exact" in tables:
+    if VERDICT_TABLES & set(tables):
         hards.add(True)
     return [(r, h) for h in sorted(hards) for r in sorted(rows)]
 

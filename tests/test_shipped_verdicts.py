@@ -24,17 +24,23 @@ NAMED = {"salet": "feasible", "crane": "feasible", "crate": "feasible", "slate":
          "trace": "infeasible", "raise": "infeasible", "arose": "infeasible", "soare": "infeasible"}
 
 
-def test_ship_collects_a_run(tmp_path, capsys):
-    """A pipeline run -> --ship: one row per opener, its exact verdict, the run's metadata."""
-    run, dest = tmp_path / "run", tmp_path / "data"
-    assert main(["pipeline", "hard", "--lexicon", "nyt", "--openers", "salet,slate,trace",
-                 "--strategies", "entropy,minimax", "--output", str(run), *LOCAL]) == 0
+def _ship_three(run, dest, capsys) -> list[dict]:
+    """``--ship`` a finished nyt run of salet, slate and trace; its CSV rows (checked)."""
     capsys.readouterr()
     assert main(["pipeline", "hard", "--lexicon", "nyt", "--output", str(run), "--ship", str(dest)]) == 0
     assert "3 nyt verdicts (1 feasible, 2 infeasible)" in capsys.readouterr().out
     rows = list(csv.DictReader((dest / "nyt.csv").open()))
     assert [(r["opener"], r["verdict"]) for r in rows] == [
         ("salet", "feasible"), ("slate", "infeasible"), ("trace", "infeasible")]
+    return rows
+
+
+def test_ship_collects_a_run(tmp_path, capsys):
+    """A pipeline run -> --ship: one row per opener, its exact verdict, the run's metadata."""
+    run, dest = tmp_path / "run", tmp_path / "data"
+    assert main(["pipeline", "hard", "--lexicon", "nyt", "--openers", "salet,slate,trace",
+                 "--strategies", "entropy,minimax", "--output", str(run), *LOCAL]) == 0
+    rows = _ship_three(run, dest, capsys)
     table, meta = read_verdicts((dest / "nyt.avro").read_bytes())
     assert table == {r["opener"]: r["verdict"] for r in rows}
     assert meta["wordle_lab.fingerprint"] == load_lexicon("nyt").fingerprint
@@ -53,12 +59,7 @@ def test_exact_only_run_ships_the_same_verdicts(tmp_path, capsys):
     recs = read_records(run, "hard_exact")
     assert [(r["opener"], r["strategy"], r["exact_verdict"]) for r in recs] == [
         ("salet", "-", "feasible"), ("slate", "-", "infeasible"), ("trace", "-", "infeasible")]
-    capsys.readouterr()
-    assert main(["pipeline", "hard", "--lexicon", "nyt", "--output", str(run), "--ship", str(dest)]) == 0
-    assert "3 nyt verdicts (1 feasible, 2 infeasible)" in capsys.readouterr().out
-    rows = list(csv.DictReader((dest / "nyt.csv").open()))
-    assert [(r["opener"], r["verdict"]) for r in rows] == [
-        ("salet", "feasible"), ("slate", "infeasible"), ("trace", "infeasible")]
+    _ship_three(run, dest, capsys)
 
 
 def test_ship_refuses_undecided_and_wrong_lexicon(tmp_path, capsys):
