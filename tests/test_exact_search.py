@@ -175,6 +175,54 @@ def test_hard_mode_filter_matches_rules(small_lex: Lexicon) -> None:
                 break
 
 
+def test_bucket_split_matches_split_by_pattern(wordle: Lexicon) -> None:
+    """The search's allocation-free split (``split_into``, reusing one frame) against the
+    engine's dict-of-buckets reference: the same non-green buckets with the same members
+    in order, largest first and lower pattern first among equal sizes."""
+    from wordle_core.game.matrix import pattern_matrix
+    from wordle_core.kernels import exact as kx
+    from wordle_core.search.exact import transposed
+
+    mt = transposed(wordle)
+    mat = np.asarray(pattern_matrix(wordle))
+    green = wordle.n_patterns - 1
+    fr = kx.frames(2, len(wordle.answers), len(wordle.guesses), wordle.n_patterns, wordle.length,
+                   len(wordle.alphabet))
+    out, starts, sizes, pats = fr[0][1], fr[1][1], fr[2][1], fr[3][1]
+    rng = np.random.default_rng(21)
+    for n in (1, 2, 3, 7, 40, 300, len(wordle.answers)):
+        for _ in range(5):
+            cands = np.sort(rng.choice(len(wordle.answers), n, replace=False)).astype(np.int32)
+            g = int(rng.integers(len(wordle.guesses))) if n > 3 else wordle.answer_rows[cands[0]]
+            k = kx.split_into(mt, cands, g, green, fr[8], fr[9], out, starts, sizes, pats)
+            ref = {p: b for p, b in split_by_pattern(mat, g, cands).items() if p != green}
+            order = sorted(ref, key=lambda p: (-len(ref[p]), p))
+            assert pats[:k].tolist() == order
+            for i, p in enumerate(order):
+                assert out[starts[i]:starts[i] + sizes[i]].tolist() == ref[p].tolist()
+            assert not fr[8].any()  # the counters are left zero for the next split
+
+
+def test_allocation_free_hard_filter_matches_the_allocating_one(small_lex: Lexicon) -> None:
+    """``hard_filter_into`` (the search's, into a frame) gives the rows of ``hard_filter``."""
+    from wordle_core.game.rules import letter_counts
+    from wordle_core.kernels.hard import filter_scratch, hard_filter, hard_filter_into
+
+    lex = small_lex
+    codes = np.ascontiguousarray(lex.guess_codes)
+    counts = np.ascontiguousarray(letter_counts(lex))
+    sc = filter_scratch(lex.length, len(lex.alphabet))
+    out = np.empty(len(lex.guesses), np.int32)
+    rng = np.random.default_rng(4)
+    legal = np.arange(len(lex.guesses), dtype=np.int32)
+    for _ in range(200):
+        g = int(rng.integers(len(lex.guesses)))
+        p = int(rng.integers(lex.n_patterns))
+        ref = hard_filter(legal, codes, counts, g, p, lex.length, len(lex.alphabet))
+        k = hard_filter_into(legal, codes, counts, g, p, sc, out)
+        assert out[:k].tolist() == ref.tolist()
+
+
 def _distinct_reference(mt: np.ndarray, cands: np.ndarray, rows: np.ndarray, green: int
                         ) -> tuple[np.ndarray, np.ndarray]:
     """Per guess row: distinct patterns over ``cands`` and whether one is all-green (numpy)."""

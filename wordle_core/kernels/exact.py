@@ -46,7 +46,9 @@ from wordle_core.kernels.buckets import (
 )
 from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraints)
     capacity,
+    filter_scratch,
     hard_filter,
+    hard_filter_into,
     obligations_after,
 )
 
@@ -61,6 +63,23 @@ ST_NODES, ST_SCANS, ST_EVALS, ST_HITS, ST_CELLS = 0, 1, 2, 3, 4
 def new_memo() -> Dict:
     """An empty memo (numba typed dict) for :func:`solve`."""
     return Dict.empty(key_type=KEY_TYPE, value_type=VAL_TYPE)
+
+
+def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, n_sym: int
+           ) -> tuple:
+    """Scratch of :func:`solve` for positions with up to ``depth`` guesses left: one frame
+    per depth (a node with ``d`` left splits into frame ``d``; its children, ``d - 1``
+    left, use the frames below, so a child's candidates and allowed rows are views of its
+    parent's frame, never copies), plus the splitting counters and the rule's scratch.
+
+    ``(out, starts, sizes, pats, lbs, ccg, ccn, legal, cnt, pos, filter)``.
+    """
+    D = depth + 1
+    return (np.empty((D, n_answers), np.int32), np.empty((D, n_pat), np.int64),
+            np.empty((D, n_pat), np.int64), np.empty((D, n_pat), np.int64),
+            np.empty((D, n_pat), np.int64), np.empty((D, n_pat, length), np.int8),
+            np.empty((D, n_pat, n_sym), np.uint8), np.empty((D, n_guesses), np.int32),
+            np.zeros(n_pat, np.int64), np.empty(n_pat, np.int64), filter_scratch(length, n_sym))
 
 
 @njit(cache=True)
@@ -176,39 +195,66 @@ def _top_w(h: np.ndarray, w: int) -> np.ndarray:
     return idx[:k]
 
 
-@njit(cache=True)
-def bucket_split(MT: np.ndarray, cands: np.ndarray, g: int, green: int, n_pat: int):
-    """Candidates grouped by pattern (stable): (sorted cands, starts, sizes, patterns) of
-    the non-green buckets, largest bucket first."""
+@njit(cache=True, nogil=True)
+def split_into(MT: np.ndarray, cands: np.ndarray, g: int, green: int, cnt: np.ndarray,
+               pos: np.ndarray, out: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
+               pats: np.ndarray) -> int:
+    """Guess row ``g``'s non-green buckets of ``cands``, written into the caller's arrays;
+    returns their number ``k``.
+
+    ``pats[:k]``, ``sizes[:k]``: the buckets, largest first (ties: lower pattern first);
+    bucket ``i`` is ``out[starts[i]:starts[i] + sizes[i]]``, its candidates in their
+    order in ``cands``. ``cnt`` (all zero, one entry per pattern) is left all zero;
+    ``pos`` is scratch of one entry per pattern. No allocation: the search splits
+    millions of sets.
+    """
     n = cands.shape[0]
-    cnt = np.zeros(n_pat + 1, np.int64)
-    for j in range(n):
-        cnt[MT[cands[j], g] + 1] += 1
-    nbk = 0
-    for p in range(n_pat):
-        if cnt[p + 1] > 0 and p != green:
-            nbk += 1
-    start = np.empty(n_pat, np.int64)
-    acc = 0
-    for p in range(n_pat):
-        start[p] = acc
-        acc += cnt[p + 1]
-    out = np.empty(n, cands.dtype)
-    pos = start.copy()
+    k = 0
     for j in range(n):
         p = MT[cands[j], g]
-        out[pos[p]] = cands[j]
-        pos[p] += 1
-    pats = np.empty(nbk, np.int64)
-    sizes = np.empty(nbk, np.int64)
-    k = 0
-    for p in range(n_pat):
-        if cnt[p + 1] > 0 and p != green:
+        if cnt[p] == 0 and p != green:
             pats[k] = p
-            sizes[k] = cnt[p + 1]
             k += 1
-    order = np.argsort(-sizes, kind="mergesort")
-    return out, start[pats[order]], sizes[order], pats[order]
+        cnt[p] += 1
+    for i in range(k):
+        sizes[i] = cnt[pats[i]]
+    # stable insertion sort: size descending, then pattern ascending (k is small)
+    for i in range(1, k):
+        p = pats[i]
+        m = sizes[i]
+        t = i
+        while t > 0 and (sizes[t - 1] < m or (sizes[t - 1] == m and pats[t - 1] > p)):
+            pats[t] = pats[t - 1]
+            sizes[t] = sizes[t - 1]
+            t -= 1
+        pats[t] = p
+        sizes[t] = m
+    acc = 0
+    for i in range(k):
+        starts[i] = acc
+        pos[pats[i]] = acc
+        acc += sizes[i]
+        cnt[pats[i]] = 0
+    cnt[green] = 0
+    for j in range(n):
+        p = MT[cands[j], g]
+        if p != green:
+            out[pos[p]] = cands[j]
+            pos[p] += 1
+    return k
+
+
+@njit(cache=True)
+def bucket_split(MT: np.ndarray, cands: np.ndarray, g: int, green: int, n_pat: int):
+    """Candidates grouped by pattern (stable): (grouped cands, starts, sizes, patterns) of
+    the non-green buckets, largest bucket first (new arrays; see :func:`split_into`)."""
+    out = np.empty(cands.shape[0], cands.dtype)
+    starts = np.empty(n_pat, np.int64)
+    sizes = np.empty(n_pat, np.int64)
+    pats = np.empty(n_pat, np.int64)
+    k = split_into(MT, cands, g, green, np.zeros(n_pat, np.int64), np.empty(n_pat, np.int64),
+                   out, starts, sizes, pats)
+    return out, starts[:k].copy(), sizes[:k].copy(), pats[:k].copy()
 
 
 @njit(cache=True)
@@ -246,7 +292,7 @@ def _store(memo, key, v: int, exact: int, g: int) -> None:
 
 @njit(cache=True, nogil=True)
 def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, width, exact, hard,
-          memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats):
+          memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats, fr):
     """Value of ``cands`` with ``d`` guesses left (exact if ``< beta``, else a bound >= beta).
 
     ``width`` guesses (best by the heuristic among the best by bound) are expanded at
@@ -441,19 +487,18 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             continue
         g = legal[i]
         stats[ST_EVALS] += 1
-        out, starts, sizes, pats = bucket_split(MT, cands, g, green, n_pat)
-        nbk = sizes.shape[0]
-        lbs = np.empty(nbk, np.int64)
-        ccg = np.empty((nbk, cg.shape[0]), cg.dtype)
-        ccn = np.empty((nbk, cn.shape[0]), cn.dtype)
+        # (this depth's frame of the scratch: children use the frames below it)
+        out, starts, sizes, pats, lbs = fr[0][d], fr[1][d], fr[2][d], fr[3][d], fr[4][d]
+        ccg, ccn = fr[5][d], fr[6][d]
+        nbk = split_into(MT, cands, g, green, fr[8], fr[9], out, starts, sizes, pats)
         rem = 0
         for k in range(nbk):
             lbs[k] = _lb_set(sizes[k], d - 1)
             if sizes[k] >= 3 and d - 1 >= 2:
                 if hard:
-                    ng, nn = cons_child(cg, cn, codes, g, pats[k], length)
-                    ccg[k] = ng
-                    ccn[k] = nn
+                    ng = ccg[k]
+                    nn = ccn[k]
+                    obligations_after(codes, g, pats[k], cg, cn, ng, nn)
                     if sizes[k] > hard_capacity(ng, d - 1):
                         lbs[k] = INF  # lost: the guess is refuted without a search
                         rem += INF
@@ -483,7 +528,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                 acc += INF
                 cut = True
                 break
-            sub = out[starts[k]:starts[k] + m].copy()
+            sub = out[starts[k]:starts[k] + m]
             cbeta = limit - acc - rem
             if hard:
                 ng = ccg[k]
@@ -497,14 +542,14 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                         stats[ST_HITS] += 1
                         v = e[0]
                 if v < 0:
-                    sub_legal = hard_filter(legal, codes, lcounts, g, pats[k], length, n_sym)
-                    v = solve(MT, codes, lcounts, arow, sub, sub_legal, ng, nn, cub, ubs, d - 1, cbeta,
-                              width, exact, hard, memo, est, green, n_pat, length, n_sym,
-                              scratch_c, scratch_t, seen, stats)
+                    nl = hard_filter_into(legal, codes, lcounts, g, pats[k], fr[10], fr[7][d])
+                    v = solve(MT, codes, lcounts, arow, sub, fr[7][d][:nl], ng, nn, cub, ubs, d - 1,
+                              cbeta, width, exact, hard, memo, est, green, n_pat, length, n_sym,
+                              scratch_c, scratch_t, seen, stats, fr)
             else:
                 v = solve(MT, codes, lcounts, arow, sub, legal, cg, cn, cub, ubs, d - 1, cbeta, width,
                           exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c,
-                          scratch_t, seen, stats)
+                          scratch_t, seen, stats, fr)
             acc += v
             if acc + rem >= limit:
                 cut = True

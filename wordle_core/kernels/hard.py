@@ -68,27 +68,26 @@ def is_legal(codes, counts, h, greens, need):
 
 
 @njit(cache=True, nogil=True)
-def legal_subset(rows, codes, counts, greens, need):
-    """The rows of ``rows`` allowed under ``(greens, need)`` (order kept).
+def legal_subset_into(rows, codes, counts, greens, need, gpos, nsym, out):
+    """Write into ``out`` the rows of ``rows`` allowed under ``(greens, need)`` (order
+    kept) and return how many: :func:`legal_subset` without an allocation (``gpos``,
+    ``nsym``: scratch of the word length and of the alphabet size).
 
     The same test as :func:`is_legal`, with the obligations listed once (the green
     positions and the symbols needed), so each row costs a few comparisons rather than
     one per position plus one per symbol of the alphabet.
     """
     L = codes.shape[1]
-    gpos = np.empty(L, np.int64)
     ng = 0
     for pos in range(L):
         if greens[pos] >= 0:
             gpos[ng] = pos
             ng += 1
-    nsym = np.empty(need.shape[0], np.int64)
     nn = 0
     for sym in range(need.shape[0]):
         if need[sym] > 0:
             nsym[nn] = sym
             nn += 1
-    out = np.empty(rows.shape[0], rows.dtype)
     k = 0
     for j in range(rows.shape[0]):
         h = rows[j]
@@ -105,7 +104,31 @@ def legal_subset(rows, codes, counts, greens, need):
         if ok:
             out[k] = rows[j]
             k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def legal_subset(rows, codes, counts, greens, need):
+    """The rows of ``rows`` allowed under ``(greens, need)`` (order kept; a new array)."""
+    out = np.empty(rows.shape[0], rows.dtype)
+    k = legal_subset_into(rows, codes, counts, greens, need, np.empty(codes.shape[1], np.int64),
+                          np.empty(need.shape[0], np.int64), out)
     return out[:k].copy()
+
+
+@njit(cache=True, nogil=True)
+def hard_filter_into(legal, codes, counts, g, p, sc, out):
+    """:func:`hard_filter` into ``out`` (returns how many rows); ``sc``: :func:`filter_scratch`."""
+    greens0, need0, g2, n2, gpos, nsym = sc
+    obligations_after(codes, g, p, greens0, need0, g2, n2)
+    return legal_subset_into(legal, codes, counts, g2, n2, gpos, nsym, out)
+
+
+def filter_scratch(length: int, n_sym: int) -> tuple:
+    """Work arrays of :func:`hard_filter_into`: no obligations yet (``greens0``,
+    ``need0``, never written), the feedback's own, and the listed positions and symbols."""
+    return (np.full(length, -1, np.int8), np.zeros(n_sym, np.uint8), np.empty(length, np.int8),
+            np.empty(n_sym, np.uint8), np.empty(length, np.int64), np.empty(n_sym, np.int64))
 
 
 @njit(cache=True, nogil=True)

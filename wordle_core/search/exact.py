@@ -137,6 +137,7 @@ class ExactSolver:
         self._base_rows = rows
         self._ub0 = np.full(len(lex.guesses), np.iinfo(np.int32).max, np.int64)
         self._ubs = np.zeros((0, len(lex.guesses)), np.int64)
+        self._frames: tuple | None = None
         self._search_thread: threading.Thread | None = None
         self._root: tuple[tuple, np.ndarray] | None = None
         self._feasibility: HardSolver | None = None  # made on first use (hard mode)
@@ -213,7 +214,7 @@ class ExactSolver:
                 int(beta), int(self.width), bool(self.exact),
                 bool(self.hard), self._memo, self._est, self._green, lex.n_patterns,
                 lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t, self._seen,
-                self._stats)
+                self._stats, self._frames_for(int(d)))
         v = self._interruptible(args) if interruptible else kn.solve(*args)
         self._sync_stats()
         return int(v)
@@ -256,6 +257,15 @@ class ExactSolver:
         if self._ubs.shape[0] <= d:
             self._ubs = np.zeros((d + 1, len(self.lexicon.guesses)), np.int64)
         return self._ubs
+
+    def _frames_for(self, d: int) -> tuple:
+        """The search's per-depth scratch (:func:`wordle_core.kernels.exact.frames`) for
+        positions with up to ``d`` guesses left (kept; widened when a deeper search comes)."""
+        if self._frames is None or self._frames[0].shape[0] <= d:
+            lex = self.lexicon
+            self._frames = kn.frames(max(d, self.limit), len(lex.answers), len(lex.guesses),
+                                     lex.n_patterns, lex.length, len(lex.alphabet))
+        return self._frames
 
     def best_guess(self, cands: np.ndarray, legal: np.ndarray, d: int,
                    cons: tuple[np.ndarray, np.ndarray] | None = None) -> tuple[int, int]:
