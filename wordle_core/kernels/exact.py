@@ -309,6 +309,8 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     the guesses that split the parent well. ``ubs`` (``> d`` rows of one entry per guess
     row) is scratch for the children's ``ub``: row ``d`` holds this node's counts at its
     allowed rows, and a descendant only reads rows it is allowed, a subset of those.
+    ``fr`` (:func:`frames`, ``> d`` frames) is where each guess tried is split: frame
+    ``d`` is this node's, so nothing is allocated per guess.
     """
     n = cands.shape[0]
     if n == 1:
