@@ -203,10 +203,11 @@ def test_bucket_split_matches_split_by_pattern(wordle: Lexicon) -> None:
             assert not fr[8].any()  # the counters are left zero for the next split
 
 
-def test_allocation_free_hard_filter_matches_the_allocating_one(small_lex: Lexicon) -> None:
-    """``hard_filter_into`` (the search's, into a frame) gives the rows of ``hard_filter``."""
+def test_allocation_free_hard_filter_matches_the_rule(small_lex: Lexicon) -> None:
+    """``hard_filter_into`` (the search's, into a frame, its scratch reused) keeps exactly
+    the rows that the one-row rule ``is_legal`` allows after the feedback, in order."""
     from wordle_core.game.rules import letter_counts
-    from wordle_core.kernels.hard import filter_scratch, hard_filter, hard_filter_into
+    from wordle_core.kernels.hard import filter_scratch, hard_filter_into, is_legal, obligations_after
 
     lex = small_lex
     codes = np.ascontiguousarray(lex.guess_codes)
@@ -215,12 +216,15 @@ def test_allocation_free_hard_filter_matches_the_allocating_one(small_lex: Lexic
     out = np.empty(len(lex.guesses), np.int32)
     rng = np.random.default_rng(4)
     legal = np.arange(len(lex.guesses), dtype=np.int32)
+    greens, need = np.full(lex.length, -1, np.int8), np.zeros(len(lex.alphabet), np.uint8)
+    g2, n2 = np.empty_like(greens), np.empty_like(need)
     for _ in range(200):
         g = int(rng.integers(len(lex.guesses)))
         p = int(rng.integers(lex.n_patterns))
-        ref = hard_filter(legal, codes, counts, g, p, lex.length, len(lex.alphabet))
+        obligations_after(codes, g, p, greens, need, g2, n2)
+        ref = [h for h in legal.tolist() if is_legal(codes, counts, h, g2, n2)]
         k = hard_filter_into(legal, codes, counts, g, p, sc, out)
-        assert out[:k].tolist() == ref.tolist()
+        assert out[:k].tolist() == ref
 
 
 def _distinct_reference(mt: np.ndarray, cands: np.ndarray, rows: np.ndarray, green: int

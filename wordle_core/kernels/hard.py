@@ -124,6 +124,7 @@ def hard_filter_into(legal, codes, counts, g, p, sc, out):
     return legal_subset_into(legal, codes, counts, g2, n2, gpos, nsym, out)
 
 
+@njit(cache=True, nogil=True)
 def filter_scratch(length: int, n_sym: int) -> tuple:
     """Work arrays of :func:`hard_filter_into`: no obligations yet (``greens0``,
     ``need0``, never written), the feedback's own, and the listed positions and symbols."""
@@ -133,17 +134,14 @@ def filter_scratch(length: int, n_sym: int) -> tuple:
 
 @njit(cache=True, nogil=True)
 def hard_filter(legal, codes, counts, g, p, length, n_sym):
-    """Rows of ``legal`` still allowed after guess ``g`` showed pattern ``p``.
+    """Rows of ``legal`` still allowed after guess ``g`` showed pattern ``p`` (a new array).
 
     ``legal`` must already satisfy the earlier obligations: they are the union over
     the history, so only this feedback's obligations need checking.
     """
-    greens = np.full(length, -1, np.int8)
-    need = np.zeros(n_sym, np.uint8)
-    g2 = np.empty(length, np.int8)
-    n2 = np.empty(n_sym, np.uint8)
-    obligations_after(codes, g, p, greens, need, g2, n2)
-    return legal_subset(legal, codes, counts, g2, n2)
+    out = np.empty(legal.shape[0], legal.dtype)
+    k = hard_filter_into(legal, codes, counts, g, p, filter_scratch(length, n_sym), out)
+    return out[:k].copy()
 
 
 def capacity_table(length: int, max_k: int) -> np.ndarray:
