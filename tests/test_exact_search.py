@@ -419,3 +419,16 @@ def test_hard_capacity_is_the_verdict_searchs_bound() -> None:
             assert hard_capacity(cg, d) == min(int(cap[free, d]), INF), (free, d)
     # e.g. four greens known (?ATCH): one candidate ruled out per guess
     assert hard_capacity(np.array([-1, 0, 19, 2, 7], np.int8), 5) == 5
+
+
+def test_one_transposed_matrix_per_process(wordle):
+    """The exact search reads the engine's one cached ``MT`` (no second 30 MB copy in a
+    worker that also plays the greedy strategies), and it is the transpose, read-only."""
+    from wordle_core.game.matrix import pattern_matrix
+    from wordle_core.kernels import buckets
+    from wordle_core.search.exact import transposed
+
+    mat = pattern_matrix(wordle)
+    mt = transposed(wordle)
+    assert mt is buckets.transposed(mat) and mt is transposed(wordle, mat)
+    assert not mt.flags.writeable and np.array_equal(mt[:50, :70], mat[:70, :50].T)

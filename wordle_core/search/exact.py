@@ -37,21 +37,15 @@ from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
 from wordle_core.kernels import exact as kn
 from wordle_core.kernels.buckets import check_patterns, count_buckets
+from wordle_core.kernels.buckets import transposed as transposed_matrix
 from wordle_core.search.hard import HardSolver
 
 INF = kn.INF
-_MT_CACHE: dict[tuple[str, int], np.ndarray] = {}
-
-
 def transposed(lexicon: Lexicon, matrix: np.ndarray | None = None) -> np.ndarray:
-    """``MT[answer, guess]`` (C-contiguous) for sequential scans over guesses; cached."""
-    mat = pattern_matrix(lexicon) if matrix is None else matrix
-    key = (lexicon.fingerprint, id(matrix) if matrix is not None else 0)
-    mt = _MT_CACHE.get(key)
-    if mt is None:
-        mt = np.ascontiguousarray(np.asarray(mat).T)
-        _MT_CACHE[key] = mt
-    return mt
+    """``MT[answer, guess]`` (C-contiguous, read-only) for sequential scans over guesses:
+    the engine's one cached copy per matrix (:func:`wordle_core.kernels.buckets.transposed`),
+    shared with the greedy strategies and the feasibility search of the same process."""
+    return transposed_matrix(pattern_matrix(lexicon) if matrix is None else matrix)
 
 
 def estimate_table(n_max: int, weight: float = 0.2) -> np.ndarray:
