@@ -421,7 +421,7 @@ def test_hard_capacity_is_the_verdict_searchs_bound() -> None:
     assert hard_capacity(np.array([-1, 0, 19, 2, 7], np.int8), 5) == 5
 
 
-def test_one_transposed_matrix_per_process(wordle):
+def test_one_transposed_matrix_per_process(wordle: Lexicon) -> None:
     """The exact search reads the engine's one cached ``MT`` (no second 30 MB copy in a
     worker that also plays the greedy strategies), and it is the transpose, read-only."""
     from wordle_core.game.matrix import pattern_matrix

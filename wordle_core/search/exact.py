@@ -41,6 +41,8 @@ from wordle_core.kernels.buckets import transposed as transposed_matrix
 from wordle_core.search.hard import HardSolver
 
 INF = kn.INF
+
+
 def transposed(lexicon: Lexicon, matrix: np.ndarray | None = None) -> np.ndarray:
     """``MT[answer, guess]`` (C-contiguous, read-only) for sequential scans over guesses:
     the engine's one cached copy per matrix (:func:`wordle_core.kernels.buckets.transposed`),
