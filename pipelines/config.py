@@ -51,12 +51,30 @@ class OpenerSelection:
     by: str = "avg_eliminated"
 
     def describe(self) -> str:
+        """One short line for the console: a long word list shows its first and last words.
+
+        >>> OpenerSelection("list", ("salet", "crane")).describe()
+        'salet,crane'
+        >>> OpenerSelection("list", tuple(f"w{i:04d}" for i in range(4000))).describe()
+        'w0000,w0001,w0002,w0003,w0004,...,w3999 (4,000 words)'
+        >>> OpenerSelection("top", ("salet",), 100).describe()
+        'top:100:avg_eliminated+salet'
+        """
         if self.kind == "all":
             return "all"
         if self.kind == "list":
-            return ",".join(self.words)
-        extra = f"+{','.join(self.words)}" if self.words else ""
+            return _short_list(self.words)
+        extra = f"+{_short_list(self.words)}" if self.words else ""
         return f"top:{self.top}:{self.by}{extra}"
+
+
+DESCRIBE_WORDS = 6  # a longer list is shown as its first words, "...", its last word
+
+
+def _short_list(words: tuple[str, ...]) -> str:
+    if len(words) <= DESCRIBE_WORDS:
+        return ",".join(words)
+    return f"{','.join(words[:DESCRIBE_WORDS - 1])},...,{words[-1]} ({len(words):,} words)"
 
 
 @dataclass(frozen=True)
