@@ -7,11 +7,12 @@ normal and hard, plus the exact hard-mode verdict as the config asks for it) for
 ``--openers`` openers drawn at random (seeded) from the lexicon's guesses, on the
 local DirectRunner with ``--workers`` processes, and prints: wall time, CPU seconds
 of the whole process tree (driver + workers), the peak resident memory (VmHWM) of the
-driver and of each worker process (sampled from /proc while the run lasts), CPU per
-opener, and the extrapolation to every opener: CPU-hours, and the wall time on an idle
-machine with ``--workers`` cores (CPU / workers; an upper bound on the speed, since it
-assumes perfect parallelism). The opener scores and the report
-are not in the slice (seconds, not minutes, at full size).
+driver and of each worker process and each worker's peak private memory (resident memory
+less the pages it shares with the others: libraries, the memory-mapped matrix), sampled
+from /proc while the run lasts; CPU per opener, and the extrapolation to every opener:
+CPU-hours, and the wall time on an idle machine with ``--workers`` cores (CPU / workers;
+an upper bound on the speed, since it assumes perfect parallelism). The opener scores and
+the report are not in the slice (seconds, not minutes, at full size).
 """
 
 from __future__ import annotations
@@ -60,14 +61,34 @@ def _hwm_kib(pid: int) -> int:
     return 0
 
 
-def watch_peaks(proc: subprocess.Popen, every: float = 0.5) -> dict[int, int]:
+def _private_kib(pid: int) -> int:
+    """Memory of ``pid`` no other process shares (Private_Clean + Private_Dirty, KiB), 0 when gone.
+
+    Resident memory (VmHWM) also counts the shared libraries and the memory-mapped
+    pattern matrix, pages every worker and the driver map once for all (about 140 to
+    180 MiB here); this is what one more worker process costs.
+    """
+    total = 0
+    try:
+        with open(f"/proc/{pid}/smaps_rollup") as f:
+            for line in f:
+                if line.startswith(("Private_Clean:", "Private_Dirty:")):
+                    total += int(line.split()[1])
+    except OSError:
+        pass
+    return total
+
+
+def watch_peaks(proc: subprocess.Popen, every: float = 0.5) -> tuple[dict[int, int], dict[int, int]]:
     """Wait for ``proc``; meanwhile sample the peak memory of it and of every descendant.
 
-    Returns {pid: peak KiB}: each process's own high-water mark, as last seen before it
-    exited (sampled every ``every`` seconds, so a process living less than that may be
-    missed; the pipeline's workers live for a whole stage).
+    Returns ({pid: peak resident KiB}, {pid: peak private KiB}): each process's own
+    high-water mark (VmHWM), as last seen before it exited, and the largest sample of
+    its private memory (sampled every ``every`` seconds, so a process living less than
+    that may be missed; the pipeline's workers live for a whole stage).
     """
     peaks: dict[int, int] = {}
+    private: dict[int, int] = {}
     while proc.poll() is None:
         todo = [proc.pid]
         while todo:
@@ -75,9 +96,10 @@ def watch_peaks(proc: subprocess.Popen, every: float = 0.5) -> dict[int, int]:
             hwm = _hwm_kib(pid)
             if hwm:
                 peaks[pid] = max(peaks.get(pid, 0), hwm)
+                private[pid] = max(private.get(pid, 0), _private_kib(pid))
             todo.extend(_children(pid))
         time.sleep(every)
-    return peaks
+    return peaks, private
 
 
 def main() -> int:
@@ -106,7 +128,7 @@ def main() -> int:
     with open(work / "stderr.txt", "w+") as err:
         proc = subprocess.Popen(cmd, cwd=ROOT, env=dict(os.environ, PYTHONPATH=str(ROOT)),
                                 stdout=subprocess.DEVNULL, stderr=err, text=True)
-        peaks = watch_peaks(proc)
+        peaks, private = watch_peaks(proc)
         err.seek(0)
         stderr = err.read()
     wall = time.perf_counter() - t0
@@ -133,6 +155,10 @@ def main() -> int:
           f"largest {workers[0] / 1024 if workers else 0:.0f} MiB"
           + (f", the others {', '.join(f'{w / 1024:.0f}' for w in workers[1:])} MiB" if workers[1:] else "")
           + f"; largest process of the tree (rusage) {after.ru_maxrss / 1024:.0f} MiB")
+    private.pop(proc.pid, None)
+    mine = sorted(private.values(), reverse=True)
+    print("peak private memory (not shared with the other processes): workers "
+          + ", ".join(f"{w / 1024:.0f}" for w in mine) + " MiB")
     print(f"per opener: {per:.2f} CPU-s -> all {n:,} openers: {per * n / 3600:.2f} CPU-hours, "
           f"~{per * n / args.workers / 60:.0f} min wall on {args.workers} idle cores "
           f"({games / cpu:,.0f} games per CPU-second)")
