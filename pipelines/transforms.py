@@ -31,7 +31,7 @@ from wordle_core.game.matrix import pattern_matrix, read_matrix
 from . import records
 
 NAMESPACE = "wordle-lab"
-MEMO_LIMIT = 200_000  # strategy memo entries kept per worker before it is cleared
+MEMO_LIMIT = 200_000  # memo entries a worker keeps (all strategies, both modes) before clearing them
 TREE_TABLES = frozenset({"opener_summaries", "games", "trees", "hard_verdicts"})  # built from trees
 VERDICT_TABLES = frozenset({"hard_verdicts", "hard_exact"})  # carry the opener's exact verdict
 
@@ -216,8 +216,7 @@ class PlayOpenerFn(beam.DoFn):
             yield ("hard_exact", records.exact_record(self.lex, row, exact))
         for name in self.strategies if self.tables & TREE_TABLES else ():
             strat = self.strats[(name, hard)]
-            if strat.memo_size() > MEMO_LIMIT:
-                strat.reset()
+            self._bound_memos()
             t0 = time.perf_counter()
             tree = Tree.build(strat, GameState.new(self.lex, hard, self.matrix), row, timed=False)
             self.seconds.update(int((time.perf_counter() - t0) * 1000))
@@ -238,6 +237,17 @@ class PlayOpenerFn(beam.DoFn):
                 yield ("hard_verdicts", records.verdict_record(tree, exact))
         self.openers.inc()
         self.progress.add(1)
+
+    def _bound_memos(self) -> None:
+        """Every strategy's memo in this worker together stays near :data:`MEMO_LIMIT` entries.
+
+        Counted over all strategies and both modes, so that a worker that has moved on
+        to hard-mode openers does not keep the normal-mode memos it no longer reads (about
+        36 MiB for ``default``). A memo is a cache: clearing it never changes a tree.
+        """
+        if sum(s.memo_size() for s in self.strats.values()) > MEMO_LIMIT:
+            for s in self.strats.values():
+                s.reset()
 
     def _exact(self, row: int) -> records.Record:
         """The opener's exact hard-mode verdict (computed once per opener)."""

@@ -195,3 +195,26 @@ def test_job_functions_use_the_named_transforms(small_lex):
     assert picks[("hard_exact",)][1].fn.strategies == []
     assert picks[("opener_summaries", "games")][1].fn.tables == {"opener_summaries", "games"}
     assert picks[("hard_verdicts",)][1].elements == [(0, True), (1, True)]
+
+
+def test_memo_bound_counts_every_strategy_and_mode(small_lex, monkeypatch):
+    """A worker's memos are bounded together (both modes): moving on to hard-mode openers
+    clears the normal-mode memo it no longer reads, and clearing never changes a record."""
+    spec = transforms.LexiconSpec.of(small_lex)
+    rows = [small_lex.guess_index[w] for w in small_lex.answers[:3]]
+    fn = transforms.PlayOpenerFn(spec, ["default"], ["normal", "hard"], ["opener_summaries"],
+                                 worst_games=3)
+    fn.setup()
+    normal, hard = fn.strats[("default", False)], fn.strats[("default", True)]
+
+    def play(items):
+        normal.reset(), hard.reset()
+        return [rec for item in items for _, rec in fn.process(item)]
+
+    items = [(r, False) for r in rows] + [(r, True) for r in rows]
+    kept = play(items)
+    assert normal.memo_size() > 0 and hard.memo_size() > 0  # under the bound, both kept
+    monkeypatch.setattr(transforms, "MEMO_LIMIT", normal.memo_size())
+    bounded = play(items)
+    assert normal.memo_size() == 0  # cleared on the way through the hard-mode openers
+    assert bounded == kept
