@@ -218,3 +218,33 @@ def test_memo_bound_counts_every_strategy_and_mode(small_lex, monkeypatch):
     bounded = play(items)
     assert normal.memo_size() == 0  # cleared on the way through the hard-mode openers
     assert bounded == kept
+
+
+def test_sink_groups_encoded_records_into_the_same_bytes(small_lex):
+    """What crosses the sink's GroupByKey is (sort key, Avro encoding), far smaller than
+    the record; the file written from it is byte for byte fastavro's file of the sorted
+    records themselves."""
+    import hashlib
+    import io
+    import pickle
+
+    import fastavro
+
+    from pipelines import sink
+    from pipelines.schemas import SCHEMAS, sort_key
+
+    table = "opener_summaries"
+    rows = [small_lex.guess_index[w] for w in small_lex.answers[:5]]
+    recs = [records.summary_record(t, 3)
+            for t in _expected_trees(small_lex, rows, ["entropy", "minimax"], ["normal", "hard"])]
+    key, data = sink.encode_record(table, recs[0])
+    assert key == sort_key(table, recs[0])
+    assert fastavro.schemaless_reader(io.BytesIO(data), SCHEMAS[table]) == recs[0]
+    assert len(data) * 2 < len(pickle.dumps(recs[0], protocol=pickle.HIGHEST_PROTOCOL))
+    expected = io.BytesIO()
+    fastavro.writer(expected, SCHEMAS[table], sorted(recs, key=lambda r: sort_key(table, r)),
+                    codec=sink.CODEC, sync_marker=hashlib.md5(f"wordle-lab:{table}".encode()).digest())
+    shuffled = recs[::-1]
+    assert sink.encoded_avro_bytes(table, [sink.encode_record(table, r) for r in shuffled]) == \
+        expected.getvalue()
+    assert sink.avro_bytes(table, shuffled) == expected.getvalue()
