@@ -73,12 +73,12 @@ def encode_record(table: str, record: dict[str, Any]) -> tuple[tuple, bytes]:
     return sort_key(table, record), buf.getvalue()
 
 
-def encoded_avro_bytes(table: str, encoded: list[tuple[tuple, bytes]]) -> bytes:
+def encoded_avro_bytes(table: str, encoded: Iterable[tuple[tuple, bytes]]) -> bytes:
     """The Avro file of :func:`encode_record` pairs, sorted by key; byte for byte the file
     of the records themselves (each is decoded just before it is written)."""
     schema = SCHEMAS[table]
-    encoded.sort(key=lambda kv: kv[0])
-    records = (fastavro.schemaless_reader(io.BytesIO(data), schema) for _, data in encoded)
+    ordered = sorted(encoded, key=lambda kv: kv[0])
+    records = (fastavro.schemaless_reader(io.BytesIO(data), schema) for _, data in ordered)
     buf = io.BytesIO()
     marker = hashlib.md5(f"wordle-lab:{table}".encode()).digest()
     fastavro.writer(buf, schema, records, codec=CODEC, sync_marker=marker)
