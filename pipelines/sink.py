@@ -53,12 +53,19 @@ def staging_dir(stage_root: str, table: str) -> str:
     return FileSystems.join(stage_root, table)
 
 
-def shard_of(table: str, record: dict[str, Any], num_shards: int) -> int:
-    """Stable shard of a record (crc32 of its sort key): the same on every machine."""
+def shard_of(key: tuple, num_shards: int) -> int:
+    """Stable shard of a record with sort ``key`` (crc32 of the key): the same on every machine."""
     if num_shards == 1:
         return 0
-    key = "\x1f".join(str(v) for v in sort_key(table, record))
-    return zlib.crc32(key.encode()) % num_shards
+    text = "\x1f".join(str(v) for v in key)
+    return zlib.crc32(text.encode()) % num_shards
+
+
+def keyed_by_shard(table: str, record: dict[str, Any],
+                   num_shards: int) -> tuple[tuple[str, int], tuple[tuple, bytes]]:
+    """``((table, shard), (sort key, encoding))``: one record as it goes into the grouping."""
+    encoded = encode_record(table, record)
+    return (table, shard_of(encoded[0], num_shards)), encoded
 
 
 def avro_bytes(table: str, records: Iterable[dict[str, Any]]) -> bytes:
@@ -122,8 +129,7 @@ class WriteTables(beam.PTransform):
 
     def expand(self, pcoll):
         n = self.num_shards
-        keyed = pcoll | "KeyByShard" >> beam.Map(
-            lambda tr: ((tr[0], shard_of(tr[0], tr[1], n)), encode_record(tr[0], tr[1])))
+        keyed = pcoll | "KeyByShard" >> beam.Map(lambda tr: keyed_by_shard(tr[0], tr[1], n))
         markers = pcoll.pipeline | "EveryShard" >> beam.Create(
             [((t, s), None) for t in self.tables for s in range(n)])
         return (
