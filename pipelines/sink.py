@@ -102,6 +102,12 @@ class _WriteShard(beam.DoFn):
     def __init__(self, stage_root: str, num_shards: int) -> None:
         self.stage_root, self.num_shards = stage_root, num_shards
 
+    def setup(self) -> None:
+        # Every record has been grouped by now: the worker's play caches are only memory.
+        from .transforms import release_play_caches
+
+        release_play_caches()
+
     def process(self, element: tuple[tuple[str, int], Any]):
         (table, shard), items = element
         encoded = [kv for kv in items if kv is not None]

@@ -164,6 +164,30 @@ class ScoreOpeners(beam.PTransform):
         )
 
 
+def release_play_caches() -> int:
+    """Give back what playing held in this worker process: every strategy's memo and the
+    hard-mode verdicts' solver (memo and kernel caches). Returns the memo entries dropped.
+
+    Called when a worker starts writing tables (:class:`pipelines.sink.WriteTables`):
+    its input is grouped first, a barrier after every play element, so by then these
+    caches are only memory (up to about 250 MiB after hard-mode shards) on top of the
+    records being written. Lexicons and matrices stay. Caches only save time: a later
+    play in the same process builds them again, with the same results.
+    """
+    import gc
+
+    from wordle_core.search.hard import forget_solvers
+
+    dropped = 0
+    for key in [k for k in _PROCESS if k[0] == "strategies"]:
+        for strat in _PROCESS.pop(key).values():
+            dropped += strat.memo_size()
+            strat.reset()
+    forget_solvers()
+    gc.collect()
+    return dropped
+
+
 # --- playing every answer from an opener -----------------------------------------------------
 
 class PlayOpenerFn(beam.DoFn):

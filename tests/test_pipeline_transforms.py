@@ -248,3 +248,36 @@ def test_sink_groups_encoded_records_into_the_same_bytes(small_lex):
     assert sink.encoded_avro_bytes(table, [sink.encode_record(table, r) for r in shuffled]) == \
         expected.getvalue()
     assert sink.avro_bytes(table, shuffled) == expected.getvalue()
+
+
+def test_write_stage_releases_the_play_caches(small_lex, tmp_path):
+    """When a worker starts writing, the strategies' memos and the verdict solver of its
+    play are dropped (they are only memory by then); a later play builds them again and
+    gives the same records."""
+    from pipelines import sink
+    from wordle_core.search import hard as hard_search
+
+    spec = transforms.LexiconSpec.of(small_lex)
+    rows = [small_lex.guess_index[w] for w in small_lex.answers[:3]]
+    items = [(r, h) for r in rows for h in (False, True)]
+
+    def play():
+        fn = transforms.PlayOpenerFn(spec, ["default", "entropy"], ["normal", "hard"],
+                                     ["opener_summaries", "hard_verdicts"], worst_games=3,
+                                     exact_node_budget=0)
+        fn.setup()
+        timeless = [(t, {k: v for k, v in rec.items() if k not in ("exact_seconds", "exact_nodes")})
+                    for item in items for t, rec in fn.process(item)]  # (time and memo hits vary)
+        return fn, timeless
+
+    fn, first = play()
+    held = sum(s.memo_size() for s in fn.strats.values())
+    assert held > 0 and hard_search._SOLVERS  # the caches a play leaves behind
+    writer = sink._WriteShard(str(tmp_path), 1)
+    writer.setup()
+    assert not [k for k in transforms._PROCESS if k[0] == "strategies"]
+    assert not hard_search._SOLVERS
+    assert sum(s.memo_size() for s in fn.strats.values()) == 0  # the old instances emptied
+    assert transforms.release_play_caches() == 0  # nothing left to drop
+    _, again = play()
+    assert again == first

@@ -442,7 +442,7 @@ def solve_three(mat, mt, S, legal, codes, counts, greens, need, digits, green_co
     return g, stamp[1] + legal.shape[0]
 
 
-CACHE_SLOTS = 1 << 20  # entries of each table of kernel_caches (64 MB in all)
+CACHE_SLOTS = 1 << 19  # entries of each table of kernel_caches (32 MB in all)
 
 
 def kernel_caches(slots: int = CACHE_SLOTS) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:

@@ -61,7 +61,7 @@ from wordle_core.kernels.hard import capacity_table, hard_filter, kernel_caches,
 # bounds time as well as being deterministic.
 KERNEL_WORK_PER_NODE = 20_000
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
-MEMO_LIMIT = 250_000  # positions a worker's memo keeps (~0.4 KiB each); then the older half goes
+MEMO_LIMIT = 125_000  # positions a worker's memo keeps (~0.4 KiB each); then the older half goes
 
 
 class _BudgetExceededError(Exception):
@@ -376,6 +376,21 @@ def solver_for(lexicon: Lexicon, matrix: np.ndarray | None = None) -> HardSolver
         s = HardSolver(lexicon, pattern_matrix(lexicon) if matrix is None else matrix)
         _SOLVERS[lexicon.fingerprint] = s
     return s
+
+
+def forget_solvers() -> int:
+    """Drop this process's solvers (:func:`solver_for`), with their memos and kernel
+    caches (about 150 MiB once both are full); returns how many there were.
+
+    A caller that has finished its verdicts gives the memory back this way; a later
+    verdict builds a new solver. A verdict never depends on a memo, only its time does.
+
+    >>> forget_solvers() >= 0
+    True
+    """
+    n = len(_SOLVERS)
+    _SOLVERS.clear()
+    return n
 
 
 def hard_verdict(
