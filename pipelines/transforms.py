@@ -170,9 +170,11 @@ def release_play_caches() -> int:
 
     Called when a worker starts writing tables (:class:`pipelines.sink.WriteTables`):
     its input is grouped first, a barrier after every play element, so by then these
-    caches are only memory (up to about 250 MiB after hard-mode shards) on top of the
-    records being written. Lexicons and matrices stay. Caches only save time: a later
-    play in the same process builds them again, with the same results.
+    caches are only memory on top of the records being written (the strategies' memos up
+    to :data:`MEMO_LIMIT` entries, the verdict solver's memo and kernel caches up to about
+    80 MiB; 64 MiB were given back after 300 hard-mode openers). Lexicons and matrices
+    stay. Caches only save time: a later play in the same process builds them again, with
+    the same results.
     """
     import gc
 

@@ -254,7 +254,6 @@ def test_write_stage_releases_the_play_caches(small_lex, tmp_path):
     """When a worker starts writing, the strategies' memos and the verdict solver of its
     play are dropped (they are only memory by then); a later play builds them again and
     gives the same records."""
-    from pipelines import sink
     from wordle_core.search import hard as hard_search
 
     spec = transforms.LexiconSpec.of(small_lex)
@@ -271,12 +270,13 @@ def test_write_stage_releases_the_play_caches(small_lex, tmp_path):
         return fn, timeless
 
     fn, first = play()
-    held = sum(s.memo_size() for s in fn.strats.values())
-    assert held > 0 and hard_search._SOLVERS  # the caches a play leaves behind
-    writer = sink._WriteShard(str(tmp_path), 1)
-    writer.setup()
+    assert sum(s.memo_size() for s in fn.strats.values()) > 0  # the caches a play leaves behind
+    assert any(rec.get("exact_verdict") == "feasible" for _, rec in first)  # (a solver was made)
+    with _pipeline() as p:  # the in-memory runner: the writer's setup runs in this process
+        _ = p | beam.Create([("opener_summaries", dict(first[0][1]))]) | \
+            WriteTables(str(tmp_path), ["opener_summaries"])
     assert not [k for k in transforms._PROCESS if k[0] == "strategies"]
-    assert not hard_search._SOLVERS
+    assert hard_search.forget_solvers() == 0  # already dropped
     assert sum(s.memo_size() for s in fn.strats.values()) == 0  # the old instances emptied
     assert transforms.release_play_caches() == 0  # nothing left to drop
     _, again = play()
