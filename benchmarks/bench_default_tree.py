@@ -3,7 +3,10 @@
 The targets: <= 60 ms per tree in normal mode, <= 100 ms in hard mode (2-core
 machine). Each opener's tree is built with a fresh strategy (empty memo), as a pipeline
 worker meets a new opener only after many others, so this is the pessimistic figure;
-``--shared`` keeps one strategy for the whole sample, as a worker does. CPU time
+``--shared`` keeps one strategy for the whole sample, as a worker does; ``--verdicts``
+computes each opener's exact hard-mode verdict first (untimed), as a worker of
+``configs/full.yaml`` does before it builds the opener's trees, so the feasibility memo
+that the verdicts fill is there for the strategy to use (hard mode only). CPU time
 (process) is printed next to wall time because the machines are shared.
 
 *new* is this tree; *old* is a checkout given by ``--old`` (omit it to measure this tree
@@ -16,6 +19,7 @@ Run::
     python benchmarks/bench_default_tree.py                    # 20 openers of wordle
     python benchmarks/bench_default_tree.py --old ../ref --openers 6 --modes normal
     python benchmarks/bench_default_tree.py --openers 40 --shared --modes hard
+    python benchmarks/bench_default_tree.py --old ../ref --openers 150 --shared --verdicts --modes hard
 """
 
 from __future__ import annotations
@@ -34,7 +38,8 @@ ROOT = Path(__file__).resolve().parents[1]
 TARGET_MS = {"normal": 60, "hard": 100}
 
 
-def worker(lexicon: str, mode: str, n_openers: int, seed: int, shared: bool) -> None:
+def worker(lexicon: str, mode: str, n_openers: int, seed: int, shared: bool,
+           verdicts: bool = False) -> None:
     """Child process: one JSON line per tree (opener, CPU and wall ms, total, shape hash)."""
     import numpy as np
 
@@ -42,6 +47,7 @@ def worker(lexicon: str, mode: str, n_openers: int, seed: int, shared: bool) -> 
     from wordle_core.game.matrix import pattern_matrix
     from wordle_core.game.state import GameState
     from wordle_core.game.tree import Tree
+    from wordle_core.search.hard import hard_verdict
     from wordle_core.strategies import get_strategy
 
     lex = load_lexicon(lexicon)
@@ -53,6 +59,8 @@ def worker(lexicon: str, mode: str, n_openers: int, seed: int, shared: bool) -> 
     for r in rows:
         if not shared:
             strat = get_strategy("default")
+        if verdicts and hard:
+            hard_verdict(lex, int(r), mat)
         c0, t0 = time.process_time(), time.perf_counter()
         tree = Tree.build(strat, GameState.new(lex, hard, mat), int(r))
         cpu = (time.process_time() - c0) * 1000
@@ -68,7 +76,7 @@ def worker(lexicon: str, mode: str, n_openers: int, seed: int, shared: bool) -> 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--worker"]:
-        worker(argv[1], argv[2], int(argv[3]), int(argv[4]), argv[5] == "1")
+        worker(argv[1], argv[2], int(argv[3]), int(argv[4]), argv[5] == "1", argv[6:7] == ["1"])
         return 0
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lexicon", default="wordle")
@@ -76,20 +84,24 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=11)
     ap.add_argument("--modes", default="normal,hard")
     ap.add_argument("--shared", action="store_true", help="one strategy (and memo) for the sample")
+    ap.add_argument("--verdicts", action="store_true",
+                    help="compute each opener's hard-mode verdict first, untimed (as the pipeline does)")
     ap.add_argument("--old", help="root of an older checkout to compare against")
     args = ap.parse_args(argv)
     if args.openers < 1:
         ap.error("--openers must be at least 1")
     sides = ([("old", args.old)] if args.old else []) + [("new", str(ROOT))]
     print(f"{args.lexicon}: `default` trees from {args.openers} seeded openers "
-          f"({'one shared strategy' if args.shared else 'a fresh strategy per opener'}); "
+          f"({'one shared strategy' if args.shared else 'a fresh strategy per opener'}"
+          f"{', hard verdicts first' if args.verdicts else ''}); "
           f"CPU ms per tree", flush=True)
     print(f"{'mode':<7}{'side':<5}{'mean':>9}{'median':>9}{'max':>10}{'wall mean':>11}"
           f"{'target':>8}{'lost':>6}", flush=True)
     ok = True
     for mode in [m for m in args.modes.split(",") if m]:
         res = {name: run_side(root, __file__, [args.lexicon, mode, str(args.openers), str(args.seed),
-                                                  "1" if args.shared else "0"]) for name, root in sides}
+                                                  "1" if args.shared else "0",
+                                                  "1" if args.verdicts else "0"]) for name, root in sides}
         for name, rows in res.items():
             cpu = [r["cpu_ms"] for r in rows]
             print(f"{mode:<7}{name:<5}{statistics.fmean(cpu):>9.1f}{statistics.median(cpu):>9.1f}"

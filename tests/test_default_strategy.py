@@ -86,3 +86,40 @@ def test_memo_limit_must_be_positive() -> None:
 
     with pytest.raises(WordleError):
         get_strategy("default", memo_limit=0)
+
+
+def test_known_lost_positions_skip_the_wider_searches_and_change_no_tree(monkeypatch) -> None:
+    """In hard mode a position the feasibility search already proved lost (here by the
+    opener's verdict, as in the pipeline) is not searched again 4x and 16x wider: every
+    tree is the one built with nothing known, and the skip really happens."""
+    from wordle_core.game.lexicon import Lexicon, load_lexicon
+    from wordle_core.game.matrix import pattern_matrix
+    from wordle_core.search.hard import forget_solvers, hard_verdict
+    from wordle_core.strategies import lookahead
+
+    full = load_lexicon("wordle")
+    groups: dict[str, list[str]] = {}
+    for w in full.answers:  # trap-rich answers (?ATCH ...): hard-mode positions that are lost
+        for i in range(5):
+            groups.setdefault(w[:i] + "*" + w[i + 1:], []).append(w)
+    answers = sorted({w for g in groups.values() if len(g) >= 4 for w in g})[:220]
+    extra = [w for w in full.guesses[7::97] if w not in set(answers)][:140]
+    lex = Lexicon.build("traps5", answers, answers + extra, max_guesses=5)
+    mat = pattern_matrix(lex)
+    skipped = []
+    real = lookahead.known_lost
+    monkeypatch.setattr(lookahead, "known_lost",
+                        lambda state, cands: skipped.append(real(state, cands)) or skipped[-1])
+    openers = list(range(0, len(lex.guesses), 45))
+    cold, warm = [], []
+    for r in openers:
+        forget_solvers()
+        cold.append(build_tree(get_strategy("default"), lex, lex.guesses[r], hard=True).rows())
+    n_cold = sum(skipped)
+    for r in openers:
+        forget_solvers()
+        hard_verdict(lex, r, mat)
+        warm.append(build_tree(get_strategy("default"), lex, lex.guesses[r], hard=True).rows())
+    forget_solvers()
+    assert warm == cold
+    assert sum(skipped) - n_cold > n_cold  # the verdicts' memo proved more positions lost

@@ -306,3 +306,31 @@ def test_a_bounded_memo_evicts_and_changes_no_verdict(tiny3: Lexicon) -> None:
     assert len({id(c) for c in cons}) == len(set(cons)) < len(cons)
     with pytest.raises(ValueError, match="memo_limit"):
         HardSolver(tiny3, mat, memo_limit=1)
+
+
+def test_recall_answers_only_what_is_proved_and_searches_nothing(traps: Lexicon) -> None:
+    """``recall`` (rules and memo, no search) never contradicts the search, expands no node,
+    leaves the memo as it was, and after the search knows every position it stored."""
+    lex = traps
+    mat = pattern_matrix(lex)
+    solver = HardSolver(lex, mat)
+    everyone = np.arange(len(lex.answers))
+    positions = []
+    for r in range(0, len(lex.guesses), 37):
+        pats = mat[r]
+        for p in np.unique(pats):
+            sub = everyone[pats == p]
+            if len(sub) > 1 and p != lex.n_patterns - 1:
+                positions.append((sub, HardConstraints().add(lex.guess_codes[r], int(p))))
+    assert len(positions) > 50
+    seen = set()
+    for k in (2, 3, 4):
+        for sub, cons in positions:
+            memo, nodes = len(solver.memo), solver.nodes
+            before = solver.recall(sub, cons, k)
+            assert (len(solver.memo), solver.nodes) == (memo, nodes)
+            truth = solver.solve_position(sub, cons, k).verdict
+            assert before in (truth, UNKNOWN), (len(sub), k)
+            assert solver.recall(sub, cons, k) == truth  # decided by a rule or now in the memo
+            seen.add((before, truth))
+    assert {(UNKNOWN, FEASIBLE), (UNKNOWN, INFEASIBLE), (INFEASIBLE, INFEASIBLE)} <= seen

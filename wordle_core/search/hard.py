@@ -178,6 +178,38 @@ class HardSolver:
             lambda: g if self._guess_wins(S, cons, rows, int(k), g) else -1, budget)
         return HardSearchResult(verdict, g if verdict == FEASIBLE else -1, nodes, secs)
 
+    def recall(self, cands: np.ndarray, cons: HardConstraints, k: int) -> str:
+        """What is already known about a position, without searching: ``feasible`` or
+        ``infeasible`` when the exact rules (one guess per candidate when they fit, the
+        capacity bound, one guess left) or the memo of earlier searches decide it, else
+        ``unknown``. Reads only: no node is expanded and the memo is left as it was, so it
+        costs microseconds, and what it answers is as exact as :meth:`solve_position`.
+
+        >>> from wordle_core.game.lexicon import Lexicon
+        >>> lex = Lexicon.build("demo", ["batch", "catch", "hatch", "latch"],
+        ...                     ["batch", "catch", "hatch", "latch"], max_guesses=3)
+        >>> s = HardSolver(lex, pattern_matrix(lex))
+        >>> s.recall(np.arange(4), HardConstraints(), 5)  # 4 candidates, 5 guesses: one each
+        'feasible'
+        >>> s.recall(np.arange(4), HardConstraints(), 1)  # 4 candidates, 1 guess
+        'infeasible'
+        >>> s.recall(np.arange(4), HardConstraints(), 3)  # not decided by a rule; nothing searched
+        'unknown'
+        >>> s.solve_position(np.arange(4), HardConstraints(), 3).verdict
+        'infeasible'
+        >>> s.recall(np.arange(4), HardConstraints(), 3)  # now in the memo
+        'infeasible'
+        """
+        S = np.sort(np.asarray(cands)).astype(np.int32)
+        n, k = len(S), int(k)
+        if n <= k:
+            return FEASIBLE  # (every candidate stays legal: guess them one by one)
+        free = self.lexicon.length - len(cons.greens)
+        if k <= 1 or (k < self.cap.shape[1] and n > self.cap[free, k]):
+            return INFEASIBLE
+        hit = self._lookup(self._key(S), cons, k)
+        return UNKNOWN if hit is None else FEASIBLE if hit >= 0 else INFEASIBLE
+
     def _cover(self, k: int) -> None:
         """Widen the capacity table for searches with up to ``k`` guesses (a guess limit
         above the lexicon's own)."""

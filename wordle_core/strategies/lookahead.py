@@ -15,6 +15,9 @@ on what was searched before, so trees are deterministic whatever order openers a
 built in. If the search at ``width`` finds no way to win every remaining game within
 the limit (this happens in hard mode), it is repeated 4x and 16x wider; if that fails
 too, the strategy minimises the total without the limit (the game may then be lost).
+The wider searches are skipped at a position already known to be lost (:func:`known_lost`:
+the exact feasibility search's rules and memo, which the hard-mode verdicts computed in
+the same process fill), since no width can win it there: the same choice, sooner.
 A wider plan's first guess keeps a win within reach: its children are winnable at the
 wider width, which the children's own escalation will find.
 
@@ -31,6 +34,7 @@ import numpy as np
 from wordle_core.errors import WordleError
 from wordle_core.game.state import GameState
 from wordle_core.search.exact import ExactSolver
+from wordle_core.search.hard import INFEASIBLE, solver_for
 from wordle_core.strategies.base import Strategy, register
 
 DEFAULT_WIDTH = 16
@@ -79,9 +83,24 @@ class Lookahead(Strategy):
         legal = limited.pool_rows(state.legal_rows if state.hard else None)
         cons = limited.obligations(state)
         if d >= 1:
-            for w in (self.width, 4 * self.width, 16 * self.width):
-                try:
-                    return self.solver(state, w).best_guess(cands, legal, d, cons)[1]
-                except WordleError:
-                    continue
+            try:
+                return limited.best_guess(cands, legal, d, cons)[1]
+            except WordleError:
+                pass
+            if not (state.hard and known_lost(state, cands)):
+                for w in (4 * self.width, 16 * self.width):
+                    try:
+                        return self.solver(state, w).best_guess(cands, legal, d, cons)[1]
+                    except WordleError:
+                        continue
         return limited.best_guess(cands, legal, _NO_LIMIT, cons)[1]
+
+
+def known_lost(state: GameState, cands: np.ndarray) -> bool:
+    """Is this hard-mode position already known to be lost (no strategy wins every game
+    in the guesses left)? Asked of the process's feasibility search
+    (:meth:`~wordle_core.search.hard.HardSolver.recall`: its exact rules and the memo that
+    hard-mode verdicts fill), without searching. A lost position has no win at any width,
+    so the wider searches are skipped: the choice is the same, found sooner."""
+    solver = solver_for(state.lexicon, state.matrix)
+    return solver.recall(cands, state.constraints, state.guesses_left) == INFEASIBLE
