@@ -237,8 +237,11 @@ class PlayOpenerFn(beam.DoFn):
         mode = records.mode_name(hard)
         want_mode = mode in self.modes
         exact = None
-        if hard and "hard_exact" in self.tables:
+        if hard and self.tables & VERDICT_TABLES:
+            # The verdict first: what its proof leaves in the feasibility memo lets
+            # `default` skip wider searches at positions it proved lost (same trees).
             exact = self._exact(row)
+        if exact is not None and "hard_exact" in self.tables:
             yield ("hard_exact", records.exact_record(self.lex, row, exact))
         for name in self.strategies if self.tables & TREE_TABLES else ():
             strat = self.strats[(name, hard)]

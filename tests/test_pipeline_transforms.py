@@ -130,6 +130,35 @@ def test_hard_verdicts_exact_once_per_opener(small_lex, monkeypatch):
     assert sorted(calls) == sorted(rows)
 
 
+def test_hard_verdict_comes_before_the_trees(small_lex, monkeypatch):
+    """A hard-mode opener's verdict is proved before any strategy's tree is built, so the
+    positions its proof found lost are known to ``default`` (which then skips wider
+    searches there); normal-mode openers ask for no verdict."""
+    events = []
+    real_verdict, real_build = records.hard_verdict, Tree.build
+
+    def hard_verdict(*args, **kwargs):
+        events.append("verdict")
+        return real_verdict(*args, **kwargs)
+
+    def build(*args, **kwargs):
+        events.append("tree")
+        return real_build(*args, **kwargs)
+
+    monkeypatch.setattr(records, "hard_verdict", hard_verdict)
+    monkeypatch.setattr(Tree, "build", staticmethod(build))
+    spec = transforms.LexiconSpec.of(small_lex)
+    fn = transforms.PlayOpenerFn(spec, ["default", "entropy"], ["normal", "hard"],
+                                 ["opener_summaries", "hard_verdicts"], exact_node_budget=0)
+    fn.setup()
+    row = small_lex.guess_index[small_lex.answers[5]]
+    assert [t for t, _ in fn.process((row, True))] == ["opener_summaries", "hard_verdicts"] * 2
+    assert events == ["verdict", "tree", "tree"]
+    events.clear()
+    list(fn.process((row, False)))
+    assert events == ["tree", "tree"]
+
+
 def test_exact_hard_verdicts_play_no_strategy(small_lex, monkeypatch):
     """``hard_exact``: one record per opener, its exact verdict (here a real complete search,
     compared with a direct call); no strategy's tree is built."""
