@@ -1,6 +1,6 @@
 """Two finished runs of the same config, side by side: are the tables the same, and where did the time go?
 
-    python benchmarks/compare_runs.py OLD_OUTPUT NEW_OUTPUT [--tables opener_summaries,...]
+    python benchmarks/compare_runs.py OLD_OUTPUT NEW_OUTPUT
 
 For every table both output directories hold it prints whether each file is
 byte-identical (sha256 from the tables' manifests). For ``hard_verdicts`` it also

@@ -260,9 +260,7 @@ class PlayOpenerFn(beam.DoFn):
                     yield ("games", rec)
             if want_mode and "trees" in self.tables:
                 yield ("trees", records.tree_record(tree))
-            if hard and "hard_verdicts" in self.tables:
-                if exact is None:
-                    exact = self._exact(row)
+            if exact is not None and "hard_verdicts" in self.tables:
                 yield ("hard_verdicts", records.verdict_record(tree, exact))
         self.openers.inc()
         self.progress.add(1)

@@ -30,3 +30,16 @@ def small_lex() -> Lexicon:
     answers = list(full.answers[::7][:300])
     extra = [w for w in full.guesses[::20] if w not in set(answers)][:300]
     return Lexicon.build("small", answers, answers + extra)
+
+
+def trap_lexicon(name: str = "traps", max_guesses: int = 6) -> Lexicon:
+    """Trap-rich lexicon: answers that share four letters with three others (``?ATCH``...),
+    so hard-mode positions are often lost (mixed verdicts with 5 guesses)."""
+    full = load_lexicon("wordle")
+    groups: dict[str, list[str]] = {}
+    for w in full.answers:
+        for i in range(5):
+            groups.setdefault(w[:i] + "*" + w[i + 1:], []).append(w)
+    answers = sorted({w for g in groups.values() if len(g) >= 4 for w in g})[:220]
+    extra = [w for w in full.guesses[7::97] if w not in set(answers)][:140]
+    return Lexicon.build(name, answers, answers + extra, max_guesses=max_guesses)

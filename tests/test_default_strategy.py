@@ -92,19 +92,13 @@ def test_known_lost_positions_skip_the_wider_searches_and_change_no_tree(monkeyp
     """In hard mode a position the feasibility search already proved lost (here by the
     opener's verdict, as in the pipeline) is not searched again 4x and 16x wider: every
     tree is the one built with nothing known, and the skip really happens."""
-    from wordle_core.game.lexicon import Lexicon, load_lexicon
+    from conftest import trap_lexicon
+
     from wordle_core.game.matrix import pattern_matrix
     from wordle_core.search.hard import forget_solvers, hard_verdict
     from wordle_core.strategies import lookahead
 
-    full = load_lexicon("wordle")
-    groups: dict[str, list[str]] = {}
-    for w in full.answers:  # trap-rich answers (?ATCH ...): hard-mode positions that are lost
-        for i in range(5):
-            groups.setdefault(w[:i] + "*" + w[i + 1:], []).append(w)
-    answers = sorted({w for g in groups.values() if len(g) >= 4 for w in g})[:220]
-    extra = [w for w in full.guesses[7::97] if w not in set(answers)][:140]
-    lex = Lexicon.build("traps5", answers, answers + extra, max_guesses=5)
+    lex = trap_lexicon("traps5", max_guesses=5)  # ?ATCH ...: hard-mode positions that are lost
     mat = pattern_matrix(lex)
     skipped = []
     real = lookahead.known_lost

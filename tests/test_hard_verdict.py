@@ -10,6 +10,7 @@ import sys
 
 import numpy as np
 import pytest
+from conftest import trap_lexicon
 
 from wordle_core.game.feedback import all_green
 from wordle_core.game.lexicon import Lexicon, load_lexicon
@@ -165,16 +166,9 @@ def test_fewer_answers_never_turn_feasible_into_infeasible(tiny3: Lexicon) -> No
 
 @pytest.fixture(scope="module")
 def traps() -> Lexicon:
-    """Trap-rich lexicon: answers that share four letters with three others (``?ATCH``...),
-    so hard-mode verdicts with 5 guesses are mixed."""
-    full = load_lexicon("wordle")
-    groups: dict[str, list[str]] = {}
-    for w in full.answers:
-        for i in range(5):
-            groups.setdefault(w[:i] + "*" + w[i + 1:], []).append(w)
-    answers = sorted({w for g in groups.values() if len(g) >= 4 for w in g})[:220]
-    extra = [w for w in full.guesses[7::97] if w not in set(answers)][:140]
-    return Lexicon.build("traps", answers, answers + extra)
+    """Trap-rich lexicon (see :func:`conftest.trap_lexicon`): hard-mode verdicts with 5
+    guesses are mixed."""
+    return trap_lexicon()
 
 
 def test_kernel_levels_agree_with_numpy_path(traps: Lexicon) -> None:

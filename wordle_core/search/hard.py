@@ -201,14 +201,22 @@ class HardSolver:
         'infeasible'
         """
         S = np.sort(np.asarray(cands)).astype(np.int32)
-        n, k = len(S), int(k)
-        if n <= k:
-            return FEASIBLE  # (every candidate stays legal: guess them one by one)
-        free = self.lexicon.length - len(cons.greens)
-        if k <= 1 or (k < self.cap.shape[1] and n > self.cap[free, k]):
-            return INFEASIBLE
-        hit = self._lookup(self._key(S), cons, k)
+        k = int(k)
+        self._cover(k)
+        hit = self._by_rules(S, cons, k)
+        if hit is None:
+            hit = self._lookup(self._key(S), cons, k)
         return UNKNOWN if hit is None else FEASIBLE if hit >= 0 else INFEASIBLE
+
+    def _by_rules(self, S: np.ndarray, cons: HardConstraints, k: int) -> int | None:
+        """The exact rules' answer for a sorted answer-id set: a winning guess row, -1 for a
+        proved loss, None when no rule decides (the search, or the memo, must)."""
+        n = len(S)
+        if n <= k:  # every candidate stays legal: guess them one by one
+            return int(self.answer_rows[S[0]])
+        if k <= 1 or n > self.cap[self.lexicon.length - len(cons.greens), k]:
+            return -1  # more candidates than any strategy can separate (capacity_table)
+        return None
 
     def _cover(self, k: int) -> None:
         """Widen the capacity table for searches with up to ``k`` guesses (a guess limit
@@ -259,13 +267,9 @@ class HardSolver:
 
         ``S`` holds answer ids, ``legal`` the guess rows allowed by ``cons``.
         """
-        n = len(S)
-        if n == 1 and k >= 1:
-            return int(self.answer_rows[S[0]])
-        if n <= k:
-            return int(self.answer_rows[S[0]])
-        if k <= 1 or n > self.cap[self.lexicon.length - len(cons.greens), k]:
-            return -1  # more candidates than any strategy can separate (capacity_table)
+        ruled = self._by_rules(S, cons, k)
+        if ruled is not None:
+            return ruled
         skey = self._key(S)
         hit = self._lookup(skey, cons, k)
         if hit is not None:
