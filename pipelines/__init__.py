@@ -8,6 +8,21 @@ compute / Beam flags), :mod:`.runner` (run, publish, progress), :mod:`.jobs` and
 :mod:`.optimal` (the exact-optimum fan-out).
 """
 
+import logging as _logging
 import os as _os
 
 _os.environ.setdefault("GRPC_VERBOSITY", "ERROR")  # before Beam loads gRPC: no fork_posix.cc notes
+
+
+class _BeamImportNoise(_logging.Filter):
+    """Beam 2.77, installed without its GCP extra (``pip install -e .``, what ``make run``
+    installs), logs "apitools not found ..." on the root logger each time a process
+    imports it: harmless (no BigQuery is used), but it is no message for a user. Dropped
+    here, before any module of this package imports Beam; :mod:`pipelines.worker` also
+    keeps it from configuring the worker processes' logging."""
+
+    def filter(self, record: _logging.LogRecord) -> bool:
+        return not str(record.msg).startswith("apitools not found")
+
+
+_logging.getLogger().addFilter(_BeamImportNoise())

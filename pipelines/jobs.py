@@ -162,14 +162,17 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
     else:
         progress.add(stage)
 
+    # (execute writes the tables from the kept shards, by new workers, on local runs)
+    plan = ResumableShards(store, work, play.fn, reuse)
+
     def build(p, pdir):
         # the named composite's DoFn, over resumable shards of its (opener, mode) items
         play.fn.progress_dir = pdir
-        return p | label >> ResumableShards(store, work, play.fn, reuse)
+        return p | label >> plan
 
     with _guard(gen, own):
         res = execute(build, gen, tables, beam_args, progress=progress, stage=stage.name,
-                      **_common(cfg, ns))
+                      apart=plan, **_common(cfg, ns))
         res.reused = (len(reuse), len(work))
         if own and not res.dry_run:
             res.files = gen.commit(list(tables))

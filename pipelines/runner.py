@@ -470,8 +470,22 @@ def execute(
     dask_workers: int | None = None,
     total: int = 0,
     desc: str | None = None,
+    apart: Any = None,
 ) -> RunResult:
     """Run ``build`` and stage its tables in the generation ``gen`` (sealed on success).
+
+    ``apart`` (the :class:`~pipelines.shards.ResumableShards` that ``build`` applies):
+    on a local run (the DirectRunner, a Dask cluster on this machine) the tables are
+    written apart from the work. ``execute`` sets its ``emit`` to ``False``, so the
+    first pipeline only computes the shards not yet finished and keeps each in its
+    file; a second pipeline reads every shard back
+    (:meth:`~pipelines.shards.ResumableShards.read_back`) and writes the tables. Its
+    workers are new processes, so the tables' grouping and writing no longer come on
+    top of what the play's strategies and searches hold (the largest worker of
+    ``configs/full.yaml`` peaked in that last minute). On a service (Dataflow, Flink,
+    Spark) one job does both, as a second job would cost a second start-up. The
+    records, and so the tables, are the same either way: a shard's file holds exactly
+    the pairs it emits.
 
     Publishing is the generation's commit (:mod:`pipelines.generation`), done by the
     caller once every stage of the run succeeded. ``gen`` may also be an output
@@ -502,20 +516,20 @@ def execute(
         t0 = time.perf_counter()
         try:
             base = gen.root if "://" not in gen.root else None
+            split = apart is not None and local
+            if apart is not None:
+                apart.emit = not split  # (before build applies it)
             with prog.stage(stage, local=local, base=base) as pdir, local_workers():
                 pipeline = beam.Pipeline(options=PipelineOptions(args))
                 pairs = build(pipeline, pdir)
-                _ = pairs | "WriteTables" >> sink.WriteTables(gen.root, tables, shards)
-                result = pipeline.run()
-                try:
-                    result.wait_until_finish()
-                finally:
-                    client = getattr(result, "client", None)  # DaskRunner: close before the cluster
-                    if client is not None:
-                        client.close()
-                state = str(getattr(result, "state", "DONE"))
-                if "FAIL" in state.upper() or "CANCEL" in state.upper():
-                    raise PipelineError(f"{stage}: the {runner} reported {state}")
+                if not split:
+                    _ = pairs | "WriteTables" >> sink.WriteTables(gen.root, tables, shards)
+                result = _run(pipeline, runner, stage)
+                if split:  # the tables, by fresh workers, from the kept shards
+                    writer = beam.Pipeline(options=PipelineOptions(args))
+                    _ = (writer | "ReadShards" >> apart.read_back()
+                         | "WriteTables" >> sink.WriteTables(gen.root, tables, shards))
+                    _run(writer, runner, stage)
                 if not dry:
                     gen.seal(tables)
         except (WordleError, KeyboardInterrupt):
@@ -530,6 +544,21 @@ def execute(
     files = [] if dry else [sink.FileSystems.join(gen.stage(t), sink.shard_name(t, i, shards))
                             for t in tables for i in range(shards)]
     return RunResult(tables, files, seconds, runner, counters, dry, result)
+
+
+def _run(pipeline: beam.Pipeline, runner: str, stage: str) -> Any:
+    """Run ``pipeline`` to the end; a failed or cancelled run is one :class:`PipelineError`."""
+    result = pipeline.run()
+    try:
+        result.wait_until_finish()
+    finally:
+        client = getattr(result, "client", None)  # DaskRunner: close before the cluster
+        if client is not None:
+            client.close()
+    state = str(getattr(result, "state", "DONE"))
+    if "FAIL" in state.upper() or "CANCEL" in state.upper():
+        raise PipelineError(f"{stage}: the {runner} reported {state}")
+    return result
 
 
 def _execute_alone(build: Callable[[beam.Pipeline, str | None], Any], output: str, tables: list[str],

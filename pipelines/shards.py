@@ -118,8 +118,9 @@ class ShardStore:
 class _ShardFn(beam.DoFn):
     """One element = (shard number, items): read the finished shard, or compute and keep it."""
 
-    def __init__(self, store: ShardStore, fn: beam.DoFn, reusable: frozenset[int]) -> None:
-        self.store, self.fn, self.reusable = store, fn, reusable
+    def __init__(self, store: ShardStore, fn: beam.DoFn, reusable: frozenset[int],
+                 emit: bool = True) -> None:
+        self.store, self.fn, self.reusable, self.emit = store, fn, reusable, emit
         self._ready = False
 
     def setup(self) -> None:
@@ -145,7 +146,8 @@ class _ShardFn(beam.DoFn):
         if pairs is None:
             pairs = self._compute(items)
             self.store.write(shard, pairs)
-        yield from pairs
+        if self.emit:
+            yield from pairs
 
     def teardown(self) -> None:
         if self._ready:
@@ -157,13 +159,25 @@ class ResumableShards(beam.PTransform):
 
     ``reuse`` (default: the store's finished shards, listed when the transform is
     built, i.e. by the driver) says which shards are read back instead of computed.
+
+    ``emit = False`` (set before the transform is applied) only computes and keeps the
+    shards not yet finished (the reused ones are not even sent to a worker) and emits
+    nothing; :meth:`read_back` then gives the transform that emits every shard's pairs
+    from its file. The play runs that way on local runs, so that the tables are written
+    by fresh worker processes, not by the ones whose strategy memos and search caches
+    the play filled (see :func:`pipelines.runner.execute`).
     """
 
     def __init__(self, store: ShardStore, shards: list[list[Any]], fn: beam.DoFn,
-                 reuse: set[int] | None = None) -> None:
+                 reuse: set[int] | None = None, emit: bool = True) -> None:
         super().__init__()
-        self.store, self.shards, self.fn = store, shards, fn
+        self.store, self.shards, self.fn, self.emit = store, shards, fn, emit
         self.reused = frozenset(self.store.done() if reuse is None else reuse) & frozenset(range(len(shards)))
+
+    def read_back(self) -> ResumableShards:
+        """Every shard's pairs, read from its file (a shard that fails its checksum, or
+        is missing, is computed again): what follows a run with ``emit=False``."""
+        return ResumableShards(self.store, self.shards, self.fn, set(range(len(self.shards))))
 
     @property
     def reused_items(self) -> int:
@@ -172,7 +186,8 @@ class ResumableShards(beam.PTransform):
     def expand(self, pbegin):
         return (
             pbegin
-            | "Shards" >> beam.Create(list(enumerate(self.shards)))
+            | "Shards" >> beam.Create([(i, items) for i, items in enumerate(self.shards)
+                                       if self.emit or i not in self.reused])
             | "Spread" >> beam.Reshuffle()
-            | "Work" >> beam.ParDo(_ShardFn(self.store, self.fn, self.reused))
+            | "Work" >> beam.ParDo(_ShardFn(self.store, self.fn, self.reused, self.emit))
         )

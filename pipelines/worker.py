@@ -5,12 +5,14 @@ this module instead of ``apache_beam.runners.worker.sdk_worker_main``. Before ha
 over to Beam's worker it asks the kernel for ``SIGKILL`` when its parent (the driver)
 dies (``PR_SET_PDEATHSIG``; checked once more in case the driver is already gone), so
 no worker outlives a driver that was killed, even with ``kill -9``. Done here, after
-``exec``, rather than in a ``preexec_fn``, which can deadlock a threaded driver.
+``exec``, rather than in a ``preexec_fn``, which can deadlock a threaded driver. It also
+gives the root logger a handler first, so that Beam's worker logs only through Beam.
 """
 
 from __future__ import annotations
 
 import contextlib
+import logging
 import os
 import runpy
 import signal
@@ -31,6 +33,10 @@ def die_with_parent(parent: int) -> None:
 def main() -> None:
     parent = int(os.environ.get("WORDLE_LAB_DRIVER_PID", os.getppid()))
     die_with_parent(parent)
+    # A root handler before Beam is imported: a warning logged while it loads (see
+    # pipelines._BeamImportNoise) must not install logging's default stderr handler, which
+    # would then print every INFO line of the worker (they reach the driver through Beam).
+    logging.getLogger().addHandler(logging.NullHandler())
     sys.argv[0] = "sdk_worker_main"
     runpy.run_module("apache_beam.runners.worker.sdk_worker_main", run_name="__main__", alter_sys=True)
 
