@@ -31,7 +31,7 @@ from wordle_core.game.matrix import pattern_matrix, read_matrix
 from . import records
 
 NAMESPACE = "wordle-lab"
-MEMO_LIMIT = 200_000  # memo entries a worker keeps (all strategies, both modes) before clearing them
+MEMO_LIMIT = 100_000  # memo entries a worker keeps (all strategies, both modes) before clearing them
 TREE_TABLES = frozenset({"opener_summaries", "games", "trees", "hard_verdicts"})  # built from trees
 VERDICT_TABLES = frozenset({"hard_verdicts", "hard_exact"})  # carry the opener's exact verdict
 

@@ -213,3 +213,27 @@ def test_matrices_too_big_to_transpose_use_the_row_kernel(small_lex, monkeypatch
     _same(bucket_stats(mat, None, cands, P), expected)
     assert first_perfect_split(mat, np.arange(len(small_lex.guesses)), cands[:5], P) == perfect
     assert not buckets._has_transposed(mat)
+
+
+def test_views_of_one_matrix_share_one_transposed_copy(small_lex, tmp_path):
+    """The transposed copy is cached per memory, not per Python object: a memory map,
+    an ``np.ascontiguousarray`` view of it (what the feasibility search keeps) and the
+    exact search all read one copy, so a pipeline worker holds one, not two (30 MB each
+    for wordle). A copy of the matrix elsewhere in memory gets its own."""
+    from wordle_core.search.exact import transposed as exact_transposed
+    from wordle_core.search.hard import HardSolver
+
+    src = np.ascontiguousarray(pattern_matrix(small_lex))
+    path = tmp_path / "m.bin"
+    src.tofile(path)
+    mapped = np.memmap(path, dtype=src.dtype, mode="r", shape=src.shape)
+    view = np.ascontiguousarray(mapped)
+    assert view is not mapped and not isinstance(view, np.memmap)
+    mt = transposed(mapped)
+    assert transposed(view) is mt
+    assert HardSolver(small_lex, mapped).mt is mt
+    assert exact_transposed(small_lex, mapped) is mt
+    assert buckets._has_transposed(view)
+    other = np.array(mapped)  # same values, other memory
+    assert transposed(other) is not mt and np.array_equal(transposed(other), mt)
+    assert transposed(mapped[:, :5]) is not mt and np.array_equal(transposed(mapped[:, :5]), mt[:5])

@@ -149,24 +149,41 @@ class WeightedStats(NamedTuple):
 
 
 # --- transposed matrix ---------------------------------------------------------------
-_MT: OrderedDict[int, tuple[np.ndarray, np.ndarray]] = OrderedDict()
+_MT: OrderedDict[tuple, tuple[np.ndarray, np.ndarray]] = OrderedDict()  # buffer -> (matrix, MT)
 _MT_LOCK = threading.Lock()
 _MT_KEEP = 4
+
+
+def _buffer_key(matrix: np.ndarray) -> tuple:
+    """Where a matrix's elements lie: two arrays with the same key read the same bytes
+    (e.g. a memory map and an ``np.ascontiguousarray`` view of it)."""
+    iface = matrix.__array_interface__
+    return (iface["data"][0], matrix.shape, matrix.strides, matrix.dtype.str)
 
 
 def transposed(matrix: np.ndarray) -> np.ndarray:
     """``MT[answer, guess]``, C-contiguous, for ``matrix[guess, answer]``; cached per matrix.
 
-    Built once per matrix object and process (the last few matrices are kept), so every
-    kernel and every position share one copy (30 MB for the wordle lexicon).
+    Built once per matrix and process (the last few matrices are kept), so every kernel
+    and every position share one copy (30 MB for the wordle lexicon). Matrices are told
+    apart by their memory, not by the Python object: a view of a cached matrix (a memory
+    map seen through ``np.ascontiguousarray``) shares its copy. The cache holds each
+    matrix it keys, so the memory cannot be reused by another while its entry lives.
+
+    >>> m = np.arange(6, dtype=np.uint8).reshape(3, 2)
+    >>> transposed(m) is transposed(np.ascontiguousarray(m)) is transposed(m[:])
+    True
+    >>> transposed(m).tolist()
+    [[0, 2, 4], [1, 3, 5]]
     """
-    key = id(matrix)
+    matrix = np.asarray(matrix)
+    key = _buffer_key(matrix)
     with _MT_LOCK:
         hit = _MT.get(key)
-        if hit is not None and hit[0] is matrix:
+        if hit is not None:
             _MT.move_to_end(key)
             return hit[1]
-    mt = np.ascontiguousarray(np.asarray(matrix).T)
+    mt = np.ascontiguousarray(matrix.T)
     mt.setflags(write=False)
     with _MT_LOCK:
         _MT[key] = (matrix, mt)
@@ -756,8 +773,7 @@ def bucket_stats(
 
 
 def _has_transposed(matrix: np.ndarray) -> bool:
-    hit = _MT.get(id(matrix))
-    return hit is not None and hit[0] is matrix
+    return _buffer_key(np.asarray(matrix)) in _MT
 
 
 def can_transpose(matrix: np.ndarray) -> bool:
