@@ -79,6 +79,18 @@ def _private_kib(pid: int) -> int:
     return total
 
 
+WARMERS: set[int] = set()  # pids of pipelines.warm processes seen by watch_peaks
+
+
+def _is_warmer(pid: int) -> bool:
+    """Is ``pid`` the child that compiles the kernels before the workers start?"""
+    try:
+        with open(f"/proc/{pid}/cmdline", "rb") as f:
+            return b"pipelines.warm" in f.read()
+    except OSError:
+        return False
+
+
 def watch_peaks(proc: subprocess.Popen, every: float = 0.5) -> tuple[dict[int, int], dict[int, int]]:
     """Wait for ``proc``; meanwhile sample the peak memory of it and of every descendant.
 
@@ -95,6 +107,8 @@ def watch_peaks(proc: subprocess.Popen, every: float = 0.5) -> tuple[dict[int, i
             pid = todo.pop()
             hwm = _hwm_kib(pid)
             if hwm:
+                if pid not in peaks and _is_warmer(pid):
+                    WARMERS.add(pid)
                 peaks[pid] = max(peaks.get(pid, 0), hwm)
                 private[pid] = max(private.get(pid, 0), _private_kib(pid))
             todo.extend(_children(pid))
@@ -149,12 +163,18 @@ def main() -> int:
         if "time per stage" in line or "trees" in line:
             print("  " + line.strip())
     driver = peaks.pop(proc.pid, 0)
+    warm = {pid: peaks.pop(pid) for pid in WARMERS if pid in peaks}  # the kernels' warm-up
+    for pid in warm:
+        private.pop(pid, None)
     workers = sorted(peaks.values(), reverse=True)
     print(f"wall {wall:.1f} s; CPU {cpu:.1f} s (driver + workers); {games:,} games")
     print(f"peak memory (VmHWM): driver {driver / 1024:.0f} MiB; {len(workers)} worker processes, "
           f"largest {workers[0] / 1024 if workers else 0:.0f} MiB"
           + (f", the others {', '.join(f'{w / 1024:.0f}' for w in workers[1:])} MiB" if workers[1:] else "")
           + f"; largest process of the tree (rusage) {after.ru_maxrss / 1024:.0f} MiB")
+    if warm:
+        print("the kernels' warm-up process (pipelines.warm, gone before the workers start): "
+              + ", ".join(f"{w / 1024:.0f}" for w in warm.values()) + " MiB")
     private.pop(proc.pid, None)
     mine = sorted(private.values(), reverse=True)
     print("peak private memory (not shared with the other processes): workers "

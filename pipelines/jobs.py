@@ -21,6 +21,7 @@ from .generation import Generation, config_hash
 from .options import check_beam_args
 from .runner import JobProgress, RunResult, Stage, as_failure, ensure_output, execute, is_dry
 from .shards import ResumableShards, ShardStore, cut
+from .warm import WARM_MIN, compile_first
 
 PLAY_TABLES = ("opener_summaries", "games", "trees", "hard_verdicts", "hard_exact")
 
@@ -170,9 +171,11 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
         play.fn.progress_dir = pdir
         return p | label >> plan
 
+    # a big stage compiles the kernels once, in a child process, before its workers start
+    warm = (lambda: compile_first(play.fn)) if len(work) - len(reuse) >= WARM_MIN else None
     with _guard(gen, own):
         res = execute(build, gen, tables, beam_args, progress=progress, stage=stage.name,
-                      apart=plan, **_common(cfg, ns))
+                      apart=plan, warm=warm, **_common(cfg, ns))
         res.reused = (len(reuse), len(work))
         if own and not res.dry_run:
             res.files = gen.commit(list(tables))

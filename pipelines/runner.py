@@ -471,6 +471,7 @@ def execute(
     total: int = 0,
     desc: str | None = None,
     apart: Any = None,
+    warm: Callable[[], Any] | None = None,
 ) -> RunResult:
     """Run ``build`` and stage its tables in the generation ``gen`` (sealed on success).
 
@@ -486,6 +487,10 @@ def execute(
     Spark) one job does both, as a second job would cost a second start-up. The
     records, and so the tables, are the same either way: a shard's file holds exactly
     the pairs it emits.
+
+    ``warm``: called first on a local run, inside the stage (its time counts in the
+    stage's): :func:`pipelines.warm.compile_first`, so that the workers load the engine's
+    compiled kernels instead of each compiling them.
 
     Publishing is the generation's commit (:mod:`pipelines.generation`), done by the
     caller once every stage of the run succeeded. ``gen`` may also be an output
@@ -520,6 +525,8 @@ def execute(
             if apart is not None:
                 apart.emit = not split  # (before build applies it)
             with prog.stage(stage, local=local, base=base) as pdir, local_workers():
+                if warm is not None and local:
+                    warm()
                 pipeline = beam.Pipeline(options=PipelineOptions(args))
                 pairs = build(pipeline, pdir)
                 if not split:
