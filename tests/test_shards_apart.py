@@ -16,7 +16,7 @@ from pathlib import Path
 
 import apache_beam as beam
 from apache_beam.options.pipeline_options import PipelineOptions
-from apache_beam.testing.test_pipeline import TestPipeline
+from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
 from apache_beam.testing.util import BeamAssertException, assert_that, equal_to
 
 from pipelines import jobs
@@ -45,13 +45,13 @@ def test_emit_false_keeps_the_shards_and_read_back_emits_them(tmp_path: Path):
     store.write(1, [("squares", (i, -1, 0)) for i in work[1]])
     plan = ResumableShards(store, work, _Square(), reuse={1})
     plan.emit = False
-    with TestPipeline() as p:
+    with BeamTestPipeline() as p:
         out = p | plan
         assert_that(out, equal_to([]))
     assert store.done() == {0, 1, 2, 3}
     assert store.read(1) == [("squares", (i, -1, 0)) for i in work[1]]
     expected = [("squares", (i, -1 if i in work[1] else i * i)) for i in range(12)]
-    with TestPipeline() as p:
+    with BeamTestPipeline() as p:
         back = p | plan.read_back() | beam.combiners.ToList() | beam.Map(_no_pid)
         assert_that(back, equal_to([sorted(expected)]))
 
@@ -61,10 +61,10 @@ def test_a_missing_shard_file_is_computed_again_when_read_back(tmp_path: Path):
     work = cut(list(range(6)), 3)
     plan = ResumableShards(store, work, _Square(), reuse=set())
     plan.emit = False
-    with TestPipeline() as p:
+    with BeamTestPipeline() as p:
         _ = p | plan
     os.remove(store.path(2))
-    with TestPipeline() as p:
+    with BeamTestPipeline() as p:
         back = p | plan.read_back() | beam.combiners.ToList() | beam.Map(_no_pid)
         assert_that(back, equal_to([sorted(("squares", (i, i * i)) for i in range(6))]))
     assert store.done() == {0, 1, 2}
