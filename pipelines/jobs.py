@@ -172,7 +172,7 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
         return p | label >> plan
 
     # a big stage compiles the kernels once, in a child process, before its workers start
-    warm = (lambda: compile_first(play.fn)) if len(work) - len(reuse) >= WARM_MIN else None
+    warm = (lambda: compile_first(play.fn)) if stage.items - stage.done >= WARM_MIN else None
     with _guard(gen, own):
         res = execute(build, gen, tables, beam_args, progress=progress, stage=stage.name,
                       apart=plan, warm=warm, **_common(cfg, ns))

@@ -75,12 +75,7 @@ def compile_first(fn: Any, timeout: float = 900.0) -> float | None:
     wait for it. Returns the seconds it took, or None when it failed (logged; the run goes
     on and its workers compile for themselves). A Ctrl-C or SIGTERM while it runs stops the
     child with the run (``subprocess.run`` kills it), and the child prints nothing."""
-    from pipelines.transforms import PlayOpenerFn
-
-    spec = {k: getattr(fn, k) for k in ("spec", "strategies", "modes", "worst_games",
-                                        "exact_node_budget", "matrix_path", "exact_implied")}
-    spec["tables"] = sorted(fn.tables)
-    payload = pickle.dumps((PlayOpenerFn, spec))
+    payload = pickle.dumps(fn)  # the driver's copy: not set up, so only its options travel
     t0 = time.perf_counter()
     try:
         done = subprocess.run([sys.executable, "-m", "pipelines.warm"], input=payload,
@@ -98,9 +93,9 @@ def compile_first(fn: Any, timeout: float = 900.0) -> float | None:
 
 
 def _main() -> int:
-    cls, spec = pickle.loads(sys.stdin.buffer.read())
+    fn = pickle.loads(sys.stdin.buffer.read())
     try:
-        play_one(cls(**spec))
+        play_one(fn)
     except KeyboardInterrupt:
         return 130
     return 0

@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from pipelines import jobs, warm
+from pipelines import jobs, shards, warm
 from pipelines.transforms import LexiconSpec, PlayOpenerFn
 from wordle_core.cli import main
 
@@ -67,7 +67,9 @@ def test_big_local_stages_warm_first_with_the_same_tables(tmp_path: Path, monkey
     monkeypatch.setattr(jobs, "WARM_MIN", 10**9)  # a small stage: no warm-up
     assert main([*ARGS, *LOCAL, "--output", str(tmp_path / "cold")]) == 0
     assert calls == []
-    monkeypatch.setattr(jobs, "WARM_MIN", 1)  # every stage counts as big
+    # big means items left to play, not shards: 24 items ((opener, mode) pairs) in 4 shards
+    monkeypatch.setattr(jobs, "cut", lambda items: shards.cut(items, 4))
+    monkeypatch.setattr(jobs, "WARM_MIN", 24)
     assert main([*ARGS, *LOCAL, "--output", str(tmp_path / "warm")]) == 0
     assert len(calls) == 1 and set(calls[0].strategies) == {"entropy", "default"}
     cold, warmed = _tables(tmp_path / "cold"), _tables(tmp_path / "warm")
