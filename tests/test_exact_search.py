@@ -432,3 +432,45 @@ def test_one_transposed_matrix_per_process(wordle: Lexicon) -> None:
     mt = transposed(wordle)
     assert mt is buckets.transposed(mat) and mt is transposed(wordle, mat)
     assert not mt.flags.writeable and np.array_equal(mt[:50, :70], mat[:70, :50].T)
+
+
+def test_set_floor_is_a_lower_bound_and_often_tight(wordle: Lexicon) -> None:
+    """``set_floor`` (the bound of a bucket not searched yet, from the most buckets any
+    guess makes of its parent) never exceeds the searched value of the set, and equals it
+    on some sets: both of its rules, the lost sets (``m > kmax ** (d - 1)``) and
+    ``3m - kmax - 1``, are met at their edges, so an off-by-one in either fails here.
+    """
+    from wordle_core.kernels.buckets import count_buckets, transposed
+    from wordle_core.kernels.exact import set_floor
+
+    solver = ExactSolver(wordle)
+    rows = solver.pool_rows()
+    mt = transposed(solver.matrix)
+    green = wordle.n_patterns - 1
+    rng = np.random.default_rng(5)
+    tight_reach = tight_floor = 0
+    everyone = np.arange(len(wordle.answers), dtype=np.int32)
+    for opener in ("fuzzy", "qajaq", "xylyl", "mamma", "jujus"):
+        o = wordle.guess_id(opener)
+        for cands in split_by_pattern(solver.matrix, o, everyone).values():
+            if len(cands) < 3:
+                continue
+            for m in sorted({3, 6, 12, 24, len(cands)}):
+                if m > min(len(cands), 60):
+                    continue
+                sub = np.sort(rng.choice(cands, m, replace=False)).astype(np.int32)
+                nb, _ = count_buckets(mt, sub, rows, green, wordle.n_patterns)
+                kmax = int(nb.max())
+                for d in (2, 3, 4):
+                    want = solver.value(sub, rows, d)
+                    got = set_floor(m, d, kmax)
+                    assert got <= want, (opener, m, d, kmax, got, want)
+                    if got == want and m > kmax and got < INF:
+                        tight_floor += 1
+                    if d == 2 and m == kmax and want < INF:
+                        tight_reach += 1  # the most answers d guesses can separate, reached
+    assert tight_floor > 0 and tight_reach > 0, (tight_floor, tight_reach)
+    # the reach rule's edge deeper down, where real sets seldom go: with at most 3 buckets
+    # per guess, three guesses separate 9 answers (3 + 3 + 3 pairs and singletons), not 10
+    assert set_floor(9, 3, 3) == 3 * 9 - 3 - 1 and set_floor(10, 3, 3) == INF
+    assert set_floor(27, 4, 3) < INF and set_floor(28, 4, 3) == INF

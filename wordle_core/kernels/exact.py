@@ -27,7 +27,9 @@ buckets, every non-green bucket ``b`` needs ``>= 2|b| - 1`` more, so
 ``value(g) >= 3n - B - [g in S]``; a guess whose non-green buckets all have at most two
 answers reaches that bound exactly (a pair costs 1 + 2 = 3). The search only expands
 guesses whose bound is below the best total found so far, which is what makes the
-minimum over *all* guesses a proof.
+minimum over *all* guesses a proof. A bucket not searched yet has a stronger bound
+than ``2m - 1`` when it is larger than ``kmax``, the most buckets any allowed guess makes
+of its parent (a subset never has more): :func:`set_floor`.
 """
 
 from __future__ import annotations
@@ -282,6 +284,31 @@ def _lb_set(m: int, d: int) -> int:
 
 
 @njit(cache=True)
+def set_floor(m: int, d: int, kmax: int) -> int:
+    """Lower bound of the value of a set of ``m`` answers with ``d`` guesses left when no
+    allowed guess makes more than ``kmax`` buckets of it (the green one included; e.g. the
+    most any guess makes of a superset: a subset never has more buckets).
+
+    * Each guess leaves at most ``kmax`` sets, and one guess left solves one answer, so
+      within ``d`` guesses at most ``kmax ** (d - 1)`` answers can be solved: a larger
+      set is lost (:data:`INF`).
+    * A guess with ``B <= kmax`` buckets costs ``>= 3m - B - 1`` (see the module's
+      lower bounds), which beats ``2m - 1`` once ``m > kmax``.
+    """
+    lb = _lb_set(m, d)
+    if m <= kmax or lb >= INF:
+        return lb
+    r = 1  # kmax ** (d - 1), without overflow
+    for _ in range(d - 1):
+        r *= kmax
+        if r >= m:
+            break
+    if m > r:
+        return INF
+    return max(lb, 3 * m - kmax - 1)
+
+
+@njit(cache=True)
 def _store(memo, key, v: int, exact: int, g: int) -> None:
     if exact == 0 and key in memo:
         old = memo[key]
@@ -422,6 +449,10 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
         stats[ST_CELLS] += n * n_sel
     lb1 = np.empty(G, np.int64)
     minlb = INF
+    kmax = 0  # most buckets any allowed guess makes of cands (or of any subset of it)
+    for i in range(G):
+        if nb[i] > kmax:
+            kmax = nb[i]
     for i in range(G):
         v = 3 * n - nb[i] - (1 if isg[i] else 0)
         lb1[i] = v
@@ -495,7 +526,10 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
         nbk = split_into(MT, cands, g, green, fr[8], fr[9], out, starts, sizes, pats)
         rem = 0
         for k in range(nbk):
-            lbs[k] = _lb_set(sizes[k], d - 1)
+            lbs[k] = set_floor(sizes[k], d - 1, kmax)
+            if lbs[k] >= INF:
+                rem += INF
+                break
             if sizes[k] >= 3 and d - 1 >= 2:
                 if hard:
                     ng = ccg[k]
