@@ -18,7 +18,7 @@ import pytest
 from wordle_core.cli import main
 from wordle_core.game.lexicon import Lexicon, load_lexicon
 from wordle_core.search.exact import ExactSolver
-from wordle_core.tables.exact import proven_worth, shipped_rank, shipped_values
+from wordle_core.tables.exact import exact_ranking, proven_worth, shipped_rank, shipped_values
 
 SHIPPED = [("wordle", "normal"), ("nyt", "normal"), ("wordle", "hard"), ("nyt", "hard")]
 # published exact totals on the original lists (Selby, "The best strategies for Wordle")
@@ -154,6 +154,67 @@ def test_rank_proven_refuses_in_one_line(capsys) -> None:
     assert len(err) == 1 and "no proven ranking ships for nyt2023 normal" in err[0]
     assert main(["rank", "--proven", "--by", "win3"]) == 2
     assert "exact total only" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+def test_exact_ranking_places_every_shipped_opener(mode: str) -> None:
+    """Every opener of the shipped table once, by total then alphabetical, no-win openers
+    last; each rank is 1 + the number of openers with a smaller total (counted here
+    directly from the table, not from the order)."""
+    values = shipped_values("wordle", mode)
+    places = exact_ranking("wordle", mode)
+    assert sorted(p.opener for p in places) == sorted(values)
+    assert all(p.total == values[p.opener] for p in places)
+    won = [p for p in places if p.total is not None]
+    assert places[:len(won)] == won  # no-win openers come last
+    keys = [(p.total, p.opener) for p in won]
+    assert keys == sorted(keys)
+    totals = np.array([p.total for p in won])
+    for p in won[:200] + won[-200:] + random.Random(3).sample(won, 200):
+        assert p.rank == 1 + int((totals < p.total).sum()), p
+    assert all(p.rank == len(won) + 1 for p in places[len(won):])
+    assert (mode == "hard") == (len(won) < len(places))  # hard mode has lost openers
+
+
+@pytest.mark.parametrize("mode", ["normal", "hard"])
+def test_exact_ranking_agrees_with_the_proven_ranking(mode: str) -> None:
+    """The proven k best (a separate search, with its own cut-off proofs) are the exact
+    table's first k, in the same order, with the same totals."""
+    top = shipped_rank(load_lexicon("wordle"), mode).top
+    places = exact_ranking("wordle", mode)[:len(top)]
+    assert [(p.opener, p.total) for p in places] == [(r["opener"], r["total"]) for r in top]
+
+
+def test_rank_exact_prints_the_best_the_worst_and_one_opener(capsys) -> None:
+    n = len(shipped_values("wordle", "normal"))
+    left = 12972 - n
+    assert main(["rank", "--exact", "--top", "3"]) == 0
+    out = capsys.readouterr().out.splitlines()
+    assert out[0].startswith(f"wordle · normal mode — exact totals of {n:,} of 12,972 openers")
+    assert (f"({left:,} not computed yet)" in out[0]) == (left > 0)
+    rows = [line.split() for line in out[2:]]
+    # Selby's published totals: SALET 7,920 first, CRATE and TRACE tied at 7,926
+    assert rows[0] == ["1", "salet", "7920", f"{7920 / 2315:.4f}"] and len(rows) == 3
+    assert main(["rank", "--exact", "--opener", "TRACE"]) == 0
+    assert capsys.readouterr().out.splitlines()[2].split()[:3] == ["3", "trace", "7926"]
+    assert main(["rank", "--exact", "--worst", "--top", "2"]) == 0
+    last = exact_ranking("wordle", "normal")[-1]
+    assert capsys.readouterr().out.splitlines()[-1].split()[:3] == [f"{last.rank}", last.opener,
+                                                                     f"{last.total}"]
+    assert main(["rank", "--exact", "--mode", "hard", "--worst", "--top", "1"]) == 0
+    assert capsys.readouterr().out.splitlines()[-1].split()[2:] == ["no", "win", "-"]
+
+
+def test_rank_exact_refuses_in_one_line(capsys) -> None:
+    for argv, says in [(["--exact", "--lexicon", "nyt"], "no exact table ships for nyt normal"),
+                       (["--exact", "--opener", "zzzzz"], "not an allowed guess"),
+                       (["--exact", "--proven"], "exact total only"),
+                       (["--worst"], "go with --exact"),
+                       (["--opener", "salet"], "go with --exact")]:
+        assert main(["rank", *argv]) == 2, argv
+        cap = capsys.readouterr()
+        err = cap.err.strip().splitlines()
+        assert len(err) == 1 and says in err[0] and cap.out == "", (argv, err)
 
 
 def test_table_writer_is_deterministic(tmp_path) -> None:

@@ -129,6 +129,39 @@ def shipped_values(lexicon: str, mode: str) -> dict[str, int | None]:
     return out
 
 
+@dataclass(frozen=True)
+class ExactPlace:
+    """One opener's place among the openers of a shipped exact table.
+
+    ``rank``: 1 + the number of openers with a smaller total (tied openers share it);
+    ``total``: its exact total, None when no strategy wins every game (those openers come
+    after every total).
+    """
+
+    rank: int
+    opener: str
+    total: int | None
+
+
+def exact_ranking(lexicon: str, mode: str) -> list[ExactPlace]:
+    """Every opener of the shipped exact table of ``lexicon`` in ``mode``, best first.
+
+    Order: by exact total, then alphabetical; the openers with no guaranteed win last
+    (alphabetical, sharing the rank after the last total). Empty when no table ships.
+    Openers the table does not hold yet are left out: compare ``len()`` with the
+    lexicon's guesses to see how complete it is.
+    """
+    values = shipped_values(lexicon, mode)
+    won = sorted((t, w) for w, t in values.items() if t is not None)
+    lost = sorted(w for w, t in values.items() if t is None)
+    out: list[ExactPlace] = []
+    for i, (t, w) in enumerate(won):
+        rank = out[-1].rank if out and out[-1].total == t else i + 1
+        out.append(ExactPlace(rank, w, t))
+    out.extend(ExactPlace(len(won) + 1, w, None) for w in lost)
+    return out
+
+
 def proven_worth(lexicon: Lexicon, mode: str) -> dict[str, int]:
     """What the shipped tables prove each opener is worth: opener -> its exact total, or -1
     when no strategy wins every game (an exact table's empty total, or, in hard mode, an

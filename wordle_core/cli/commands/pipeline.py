@@ -30,7 +30,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--output", metavar="DIR", help="where to write the report (default INPUT/report)")
     p.set_defaults(func=cmd_report)
 
-    p = sub.add_parser("rank", help="print the opener ranking from a report's rankings.csv")
+    p = sub.add_parser("rank", help="print the opener ranking from a report's rankings.csv, "
+                                     "or the shipped proven ranking / exact table")
     p.add_argument("--report", default="outputs/default/report", metavar="DIR",
                    help="report directory (default outputs/default/report)")
     p.add_argument("--by", default="mean", choices=["mean", "win3", "win6", "max", "failures"])
@@ -41,6 +42,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--proven", action="store_true",
                    help="print the proven ranking shipped with the package (exact totals over "
                         "every allowed guess, from `optimal --rank`) instead of a report's")
+    p.add_argument("--exact", action="store_true",
+                   help="rank every opener by its exact total, from the exact table shipped with "
+                        "the package (wordle; ties share a rank, then alphabetical)")
+    p.add_argument("--worst", action="store_true", help="with --exact: the --top worst openers instead")
+    p.add_argument("--opener", metavar="WORD", help="with --exact: where this opener stands")
     p.set_defaults(func=cmd_rank)
 
 
@@ -73,6 +79,10 @@ def cmd_rank(args: argparse.Namespace) -> int:
 
     if args.top < 1:
         raise ReportError("--top must be at least 1")
+    if (args.worst or args.opener) and not args.exact:
+        raise ReportError("--worst and --opener go with --exact")
+    if args.exact:
+        return _exact(args)
     if args.proven:
         return _proven(args)
     g, key = top_table(args.report, args.by, args.top, args.strategy, args.mode, args.lexicon)
@@ -105,4 +115,38 @@ def _proven(args: argparse.Namespace) -> int:
     print(f"the {a['wordle_lab.k']}th total is {a['wordle_lab.kth_total']}; the other {others:,} "
           f"openers are proven worse ({float(a['wordle_lab.cpu_seconds']) / 60:.0f} CPU-min, "
           f"{a.get('wordle_lab.collected_at', '?')})")
+    return 0
+
+
+def _exact(args: argparse.Namespace) -> int:
+    from wordle_core.errors import WordleError
+    from wordle_core.game.lexicon import load_lexicon
+    from wordle_core.tables.exact import exact_ranking
+
+    if args.proven or args.by != "mean" or args.strategy:
+        raise WordleError("--exact ranks by the exact total only (no --proven, --by or --strategy)")
+    lex = load_lexicon(args.lexicon or "wordle")
+    mode = args.mode or "normal"
+    places = exact_ranking(lex.name, mode)
+    if not places:
+        raise WordleError(f"no exact table ships for {lex.name} {mode} mode (compute one: "
+                          f"python -m pipelines.optimal --config configs/exact.yaml)")
+    word = lex.normalise(args.opener) if args.opener else None  # (one line if not a guess)
+    n_all = len(lex.guesses)
+    left = n_all - len(places)
+    print(f"{lex.name} · {mode} mode — exact totals of {len(places):,} of {n_all:,} openers"
+          + (f" ({left:,} not computed yet)" if left else "")
+          + f"; mean = total / {len(lex.answers):,} answers")
+    if word:
+        rows = [p for p in places if p.opener == word]
+        if not rows:
+            print(f"{word}: not computed yet")
+            return 0
+    else:
+        rows = places[-args.top:] if args.worst else places[:args.top]
+    print(f"{'rank':>6}  {'opener':<8} {'total':>7} {'mean':>7}")
+    for r in rows:
+        total, mean = (f"{r.total}", f"{r.total / len(lex.answers):.4f}") if r.total is not None \
+            else ("no win", "-")
+        print(f"{r.rank:>6}  {r.opener:<8} {total:>7} {mean:>7}")
     return 0
