@@ -326,3 +326,25 @@ def test_py_typed_ships_with_the_package() -> None:
     assert (root / "py.typed").is_file()
     data = tomllib.loads((root.parent / "pyproject.toml").read_text())
     assert "py.typed" in data["tool"]["setuptools"]["package-data"]["wordle_core"]
+
+
+@pytest.mark.parametrize(("opener", "hard"), [("caums", False), ("slime", True)])
+def test_optimal_reads_the_shipped_table_and_the_search_agrees(opener: str, hard: bool) -> None:
+    """With every guess allowed and the usual limit, ``optimal`` on the built-in lists
+    answers from the shipped exact table; ``search=True`` proves it again here."""
+    table = wl.optimal(opener.upper(), hard=hard)
+    assert table.source == "shipped table" and table.cpu_seconds == 0.0 and table.proven
+    proved = wl.optimal(opener, hard=hard, search=True)
+    assert proved.source == "search"
+    assert (table.total, table.mean, table.games, table.opener) == \
+        (proved.total, proved.mean, proved.games, proved.opener)
+    assert table.to_dict()["source"] == "shipped table"
+    # other limits or pools are not what the table holds: searched
+    assert wl.optimal(opener, hard=hard, max_guesses=7).source == "search"
+
+
+def test_optimal_table_is_only_for_the_lists_it_was_computed_on(trap) -> None:
+    """A lexicon built under the built-in name from other words gets a search."""
+    same_name = wl.Lexicon.build("wordle", list(trap.answers))
+    got = wl.optimal("fight", lexicon=same_name)
+    assert got.source == "search" and got.total == wl.optimal("fight", lexicon=trap).total

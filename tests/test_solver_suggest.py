@@ -246,7 +246,7 @@ def test_first_guess_shows_shipped_exact_totals(small_lex, monkeypatch) -> None:
     assert all(o.optimal == "" for o in first.options)  # no table for this lexicon
     known = {w: s.opener_value(small_lex.guess_id(w)) for w in words[:2]}
     table = {w: (v if v < INF else None) for w, v in known.items()}
-    monkeypatch.setattr(exact_tables, "shipped_values", lambda lexicon, mode: table)
+    monkeypatch.setattr(exact_tables, "shipped_exact", lambda lexicon, mode: table)
     res = suggest(state, get_strategy("entropy"), top=4)
     got = {o.word: (o.optimal, o.optimal_total) for o in res.options}
     for w in words[:2]:

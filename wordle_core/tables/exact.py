@@ -129,6 +129,27 @@ def shipped_values(lexicon: str, mode: str) -> dict[str, int | None]:
     return out
 
 
+def shipped_exact(lexicon: Lexicon, mode: str) -> dict[str, int | None]:
+    """:func:`shipped_values` for ``lexicon`` itself: empty unless its word lists are the
+    built-in ones of that name, which the shipped tables were computed on (a lexicon
+    built under the same name from other words gets nothing).
+
+    >>> from wordle_core import Lexicon, load_lexicon
+    >>> shipped_exact(load_lexicon("wordle"), "normal")["salet"]
+    7920
+    >>> shipped_exact(Lexicon.build("wordle", ["salet", "crane"]), "normal")
+    {}
+    """
+    from wordle_core.errors import WordleError
+    from wordle_core.game.lexicon import load_lexicon
+
+    try:
+        builtin = load_lexicon(lexicon.name)
+    except WordleError:
+        return {}
+    return shipped_values(lexicon.name, mode) if builtin.fingerprint == lexicon.fingerprint else {}
+
+
 @dataclass(frozen=True)
 class ExactPlace:
     """One opener's place among the openers of a shipped exact table.
@@ -175,5 +196,5 @@ def proven_worth(lexicon: Lexicon, mode: str) -> dict[str, int]:
     if ranked is not None:  # its exact totals (and proven no-wins); bounds prove no value
         out.update({r["opener"]: -1 if r["proof"] == "no-win" else int(r["total"])
                     for r in ranked.records if r["proof"] != "bound"})
-    out.update({w: -1 if t is None else t for w, t in shipped_values(lexicon.name, mode).items()})
+    out.update({w: -1 if t is None else t for w, t in shipped_exact(lexicon, mode).items()})
     return out
