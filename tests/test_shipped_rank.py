@@ -162,7 +162,7 @@ def test_exact_ranking_places_every_shipped_opener(mode: str) -> None:
     last; each rank is 1 + the number of openers with a smaller total (counted here
     directly from the table, not from the order)."""
     values = shipped_values("wordle", mode)
-    places = exact_ranking("wordle", mode)
+    places = exact_ranking(load_lexicon("wordle"), mode)
     assert sorted(p.opener for p in places) == sorted(values)
     assert all(p.total == values[p.opener] for p in places)
     won = [p for p in places if p.total is not None]
@@ -181,7 +181,7 @@ def test_exact_ranking_agrees_with_the_proven_ranking(mode: str) -> None:
     """The proven k best (a separate search, with its own cut-off proofs) are the exact
     table's first k, in the same order, with the same totals."""
     top = shipped_rank(load_lexicon("wordle"), mode).top
-    places = exact_ranking("wordle", mode)[:len(top)]
+    places = exact_ranking(load_lexicon("wordle"), mode)[:len(top)]
     assert [(p.opener, p.total) for p in places] == [(r["opener"], r["total"]) for r in top]
 
 
@@ -198,7 +198,7 @@ def test_rank_exact_prints_the_best_the_worst_and_one_opener(capsys) -> None:
     assert main(["rank", "--exact", "--opener", "TRACE"]) == 0
     assert capsys.readouterr().out.splitlines()[2].split()[:3] == ["3", "trace", "7926"]
     assert main(["rank", "--exact", "--worst", "--top", "2"]) == 0
-    last = exact_ranking("wordle", "normal")[-1]
+    last = exact_ranking(load_lexicon("wordle"), "normal")[-1]
     assert capsys.readouterr().out.splitlines()[-1].split()[:3] == [f"{last.rank}", last.opener,
                                                                      f"{last.total}"]
     assert main(["rank", "--exact", "--mode", "hard", "--worst", "--top", "1"]) == 0

@@ -223,12 +223,12 @@ def optimal(opener: str, lexicon: LexiconLike = "wordle", hard: bool = False, *,
         return Optimum(lexicon=lex.name, opener=word, hard=hard, pool=pool, games=len(lex.answers),
                        total=t, mean=None if t is None else t / len(lex.answers), guess_limit=limit,
                        proven=True, seconds=0.0, cpu_seconds=0.0, source="shipped table")
-    res, _ = optimal_for_opener(lex, lex.normalise(opener), hard=hard, max_guesses=max_guesses, pool=pool)
+    res, _ = optimal_for_opener(lex, word, hard=hard, max_guesses=max_guesses, pool=pool)
     won = res.total < INF
     return Optimum(
         lexicon=lex.name, opener=res.opener, hard=res.hard, pool=res.pool, games=res.n_answers,
         total=int(res.total) if won else None, mean=float(res.mean) if won else None,
-        guess_limit=int(max_guesses or lex.max_guesses), proven=res.proven,
+        guess_limit=limit, proven=res.proven,
         seconds=round(res.seconds, 3), cpu_seconds=round(res.cpu_seconds, 3),
     )
 

@@ -453,7 +453,6 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     for i in range(G):
         if nb[i] > kmax:
             kmax = nb[i]
-    for i in range(G):
         v = 3 * n - nb[i] - (1 if isg[i] else 0)
         lb1[i] = v
         if v < minlb:

@@ -164,15 +164,16 @@ class ExactPlace:
     total: int | None
 
 
-def exact_ranking(lexicon: str, mode: str) -> list[ExactPlace]:
+def exact_ranking(lexicon: Lexicon, mode: str) -> list[ExactPlace]:
     """Every opener of the shipped exact table of ``lexicon`` in ``mode``, best first.
 
     Order: by exact total, then alphabetical; the openers with no guaranteed win last
     (alphabetical, sharing the rank after the last total). Empty when no table ships.
     Openers the table does not hold yet are left out: compare ``len()`` with the
-    lexicon's guesses to see how complete it is.
+    lexicon's guesses to see how complete it is. Like :func:`shipped_exact`, only for the
+    built-in word lists the table was computed on.
     """
-    values = shipped_values(lexicon, mode)
+    values = shipped_exact(lexicon, mode)
     won = sorted((t, w) for w, t in values.items() if t is not None)
     lost = sorted(w for w, t in values.items() if t is None)
     out: list[ExactPlace] = []

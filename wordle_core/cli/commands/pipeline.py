@@ -127,7 +127,7 @@ def _exact(args: argparse.Namespace) -> int:
         raise WordleError("--exact ranks by the exact total only (no --proven, --by or --strategy)")
     lex = load_lexicon(args.lexicon or "wordle")
     mode = args.mode or "normal"
-    places = exact_ranking(lex.name, mode)
+    places = exact_ranking(lex, mode)
     if not places:
         raise WordleError(f"no exact table ships for {lex.name} {mode} mode (compute one: "
                           f"python -m pipelines.optimal --config configs/exact.yaml)")
