@@ -474,3 +474,56 @@ def test_set_floor_is_a_lower_bound_and_often_tight(wordle: Lexicon) -> None:
     # per guess, three guesses separate 9 answers (3 + 3 + 3 pairs and singletons), not 10
     assert set_floor(9, 3, 3) == 3 * 9 - 3 - 1 and set_floor(10, 3, 3) == INF
     assert set_floor(27, 4, 3) < INF and set_floor(28, 4, 3) == INF
+
+
+def test_perfect_split_pass_reads_only_guesses_whose_bound_allows_it(wordle: Lexicon) -> None:
+    """Sets of 33..255 answers look for a perfect split only among the guesses whose upper
+    bound (``ub``: bucket count over a superset) is at least the set's size. With valid
+    bounds the pass finds the same first perfect guess as without bounds (a set is its own
+    superset, so bounds equal to the counts are the edge: ``>`` instead of ``>=`` fails
+    here); with the perfect guesses' bounds pushed below ``n`` the pass skips them and the
+    full scan has to find the value, which shows the filter is what the pass reads.
+    """
+    from wordle_core.kernels.buckets import count_buckets, transposed
+
+    base = ExactSolver(wordle)
+    rows = base.pool_rows()
+    mt = transposed(base.matrix)
+    green = wordle.n_patterns - 1
+    rng = np.random.default_rng(3)
+    everyone = np.arange(len(wordle.answers), dtype=np.int32)
+    checked = 0
+    for _ in range(200):
+        if checked == 6:
+            break
+        # one answer from each of n buckets of some guess: that guess splits them perfectly
+        g = int(rng.integers(len(wordle.guesses)))
+        parts = [p for pat, p in split_by_pattern(base.matrix, g, everyone).items() if pat != green]
+        n = int(rng.integers(33, 90))
+        if len(parts) < n:
+            continue
+        picked = rng.choice(len(parts), n, replace=False)
+        cands = np.sort([int(rng.choice(parts[k])) for k in picked]).astype(np.int32)
+        extra = rng.choice(np.setdiff1d(everyone, cands), 2 * n, replace=False)
+        parent = np.sort(np.concatenate((cands, extra))).astype(np.int32)
+        nb, isg = count_buckets(mt, cands, rows, green, wordle.n_patterns)
+        perfect = rows[nb == n]
+        if perfect.size == 0 or isg[nb == n].any():
+            continue  # (a perfect candidate is found before this pass)
+        nb_parent = count_buckets(mt, parent, rows, green, wordle.n_patterns)[0]
+        want = None
+        for ub in (None, nb_parent, nb):
+            solver = ExactSolver(wordle)
+            ub_full = None if ub is None else np.asarray(ub, np.int64)
+            assert solver.value(cands, rows, 3, ub=ub_full) == 2 * n
+            got = solver.best_guess(cands, rows, 3)
+            assert solver.stats.scans == 0  # the pass found it: no full scan
+            want = got if want is None else want
+            assert got == want == (2 * n, int(perfect[0]))
+        low = nb.astype(np.int64).copy()
+        low[nb == n] = n - 1  # not a valid bound: the pass must skip those guesses
+        solver = ExactSolver(wordle)
+        assert solver.value(cands, rows, 3, ub=low) == 2 * n
+        assert solver.stats.scans == 1
+        checked += 1
+    assert checked == 6

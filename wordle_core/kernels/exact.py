@@ -391,15 +391,25 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                 return 2 * n
             counted = True
         elif n <= PRUNED_PAIRS_MAX:
-            # (a block of guesses at a time, each dropped at its first shared pattern)
-            first = distinct_pairs(MT, cands, legal, is_dense(MT, legal), green, True, n)[2]
-            if first >= 0:
-                _store(memo, key, 2 * n, 1, legal[first])
-                return 2 * n
+            # (a block of guesses at a time, each dropped at its first shared pattern;
+            # only the guesses that made at least n buckets of a superset can split
+            # the set perfectly: ub[row] >= n)
+            rows = np.empty(G, legal.dtype)
+            n_rows = 0
+            for i in range(G):
+                if ub[legal[i]] >= n:
+                    rows[n_rows] = legal[i]
+                    n_rows += 1
+            if n_rows > 0:
+                rows = rows[:n_rows]
+                first = distinct_pairs(MT, cands, rows, is_dense(MT, rows), green, True, n)[2]
+                if first >= 0:
+                    _store(memo, key, 2 * n, 1, rows[first])
+                    return 2 * n
         elif n <= n_pat:
             # (early exit per guess at the first shared pattern)
             for i in range(G):
-                if row_is_perfect(MT[:, legal[i]], cands, seen[0], seen[1]):
+                if ub[legal[i]] >= n and row_is_perfect(MT[:, legal[i]], cands, seen[0], seen[1]):
                     _store(memo, key, 2 * n, 1, legal[i])
                     return 2 * n
         if d == 2:  # the next guess must leave only singletons: impossible
