@@ -121,6 +121,23 @@ def test_a_sample_of_rows_is_proven_again() -> None:
         assert solver.opener_value(lex.guess_index[r["opener"]], beta=kth + 1) > kth, r
 
 
+def test_the_normal_exact_table_is_complete_and_within_independent_bounds() -> None:
+    """The shipped normal-mode exact table has one total for every allowed opener of
+    ``wordle``, and each total of a sample (the five worst, the last rows to be computed,
+    and ten seeded others) lies between the opener's two-level lower bound and the total
+    of the width-limited search's own tree (an upper bound: a strategy that exists)."""
+    lex = load_lexicon("wordle")
+    table = shipped_values("wordle", "normal")
+    assert set(table) == set(lex.guesses) and all(t is not None for t in table.values())
+    worst = sorted(table, key=lambda w: (-table[w], w))[:5]
+    assert worst[0] == "qajaq"
+    sample = worst + random.Random(19).sample(sorted(table), 10)
+    lower = ExactSolver(lex).opener_bounds(np.array([lex.guess_index[w] for w in sample], np.int32))
+    upper = ExactSolver(lex, exact=False)
+    for w, lb in zip(sample, lower, strict=True):
+        assert int(lb) <= table[w] <= upper.opener_value(lex.guess_index[w]), w
+
+
 def test_other_word_lists_get_nothing() -> None:
     lex = load_lexicon("wordle")
     other = replace(lex, answers=lex.answers[1:])
