@@ -227,6 +227,60 @@ def test_allocation_free_hard_filter_matches_the_rule(small_lex: Lexicon) -> Non
         assert out[:k].tolist() == ref
 
 
+@pytest.mark.parametrize("name", ["small", "wordle"])
+def test_bitset_hard_filter_matches_the_rule(small_lex: Lexicon, wordle: Lexicon, name: str) -> None:
+    """``hard_filter_bits`` (the exact search's: the parent's bitset AND the feedback's
+    obligations) gives the same rows, ascending, as the row-by-row filter and the one-row
+    rule ``is_legal``, over two feedbacks in a row (so the parent is a scattered subset),
+    and its output bitset is the bitset of those rows (the child's, for its children)."""
+    from wordle_core.game.matrix import pattern_matrix
+    from wordle_core.game.rules import letter_counts
+    from wordle_core.kernels.hard import (
+        filter_scratch,
+        hard_filter_bits,
+        hard_filter_into,
+        is_legal,
+        obligations_after,
+        rows_bitset,
+        rule_bitsets,
+    )
+
+    lex = small_lex if name == "small" else wordle
+    G = len(lex.guesses)
+    codes = np.ascontiguousarray(lex.guess_codes)
+    counts = np.ascontiguousarray(letter_counts(lex))
+    green, least = rule_bitsets(codes, counts)
+    sc = filter_scratch(lex.length, len(lex.alphabet))
+    out, out2 = np.empty(G, np.int32), np.empty(G, np.int32)
+    bits = np.empty((G + 63) // 64, np.uint64)
+    rng = np.random.default_rng(8)
+    everyone = np.arange(G, dtype=np.int32)
+    none_g, none_n = np.full(lex.length, -1, np.int8), np.zeros(len(lex.alphabet), np.uint8)
+    g1, n1 = np.empty_like(none_g), np.empty_like(none_n)
+    g2, n2 = np.empty_like(none_g), np.empty_like(none_n)
+    matrix = pattern_matrix(lex)
+    checked = 0
+    for _ in range(400):
+        a = int(rng.integers(G))
+        pa = int(matrix[a, rng.integers(len(lex.answers))])  # a feedback that happens
+        obligations_after(codes, a, pa, none_g, none_n, g1, n1)
+        parent = np.array([h for h in everyone.tolist() if is_legal(codes, counts, h, g1, n1)],
+                          np.int32)
+        if parent.size == 0:
+            continue
+        b = int(rng.choice(parent))
+        pb = int(rng.integers(lex.n_patterns))
+        obligations_after(codes, b, pb, g1, n1, g2, n2)
+        ref = [h for h in parent.tolist() if is_legal(codes, counts, h, g2, n2)]
+        k = hard_filter_bits(rows_bitset(parent, G), codes, b, pb, green, least, bits, out)
+        assert out[:k].tolist() == ref
+        assert np.array_equal(bits, rows_bitset(out[:k], G))
+        assert hard_filter_into(parent, codes, counts, b, pb, sc, out2) == k
+        assert out2[:k].tolist() == ref
+        checked += bool(ref)
+    assert checked > 20
+
+
 def _distinct_reference(mt: np.ndarray, cands: np.ndarray, rows: np.ndarray, green: int
                         ) -> tuple[np.ndarray, np.ndarray]:
     """Per guess row: distinct patterns over ``cands`` and whether one is all-green (numpy)."""

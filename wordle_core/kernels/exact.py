@@ -50,7 +50,7 @@ from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraint
     capacity,
     filter_scratch,
     hard_filter,
-    hard_filter_into,
+    hard_filter_bits,
     obligations_after,
 )
 
@@ -74,14 +74,17 @@ def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, 
     left, use the frames below, so a child's candidates and allowed rows are views of its
     parent's frame, never copies), plus the splitting counters and the rule's scratch.
 
-    ``(out, starts, sizes, pats, lbs, ccg, ccn, legal, cnt, pos, filter)``.
+    ``(out, starts, sizes, pats, lbs, ccg, ccn, legal, cnt, pos, filter, legal_bits)``;
+    ``legal_bits[d]`` is the bitset of the allowed rows of the node with ``d`` left (hard
+    mode: the caller sets the root's, each node its children's).
     """
     D = depth + 1
     return (np.empty((D, n_answers), np.int32), np.empty((D, n_pat), np.int64),
             np.empty((D, n_pat), np.int64), np.empty((D, n_pat), np.int64),
             np.empty((D, n_pat), np.int64), np.empty((D, n_pat, length), np.int8),
             np.empty((D, n_pat, n_sym), np.uint8), np.empty((D, n_guesses), np.int32),
-            np.zeros(n_pat, np.int64), np.empty(n_pat, np.int64), filter_scratch(length, n_sym))
+            np.zeros(n_pat, np.int64), np.empty(n_pat, np.int64), filter_scratch(length, n_sym),
+            np.zeros((D, (n_guesses + 63) // 64), np.uint64))
 
 
 @njit(cache=True)
@@ -319,7 +322,7 @@ def _store(memo, key, v: int, exact: int, g: int) -> None:
 
 @njit(cache=True, nogil=True)
 def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, width, exact, hard,
-          memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats, fr):
+          memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats, fr, rule):
     """Value of ``cands`` with ``d`` guesses left (exact if ``< beta``, else a bound >= beta).
 
     ``width`` guesses (best by the heuristic among the best by bound) are expanded at
@@ -337,7 +340,10 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     row) is scratch for the children's ``ub``: row ``d`` holds this node's counts at its
     allowed rows, and a descendant only reads rows it is allowed, a subset of those.
     ``fr`` (:func:`frames`, ``> d`` frames) is where each guess tried is split: frame
-    ``d`` is this node's, so nothing is allocated per guess.
+    ``d`` is this node's, so nothing is allocated per guess. Hard mode: ``legal`` is
+    ascending, ``fr[11][d]`` is its bitset and ``rule`` the rule's bitsets
+    (:func:`wordle_core.kernels.hard.rule_bitsets`), from which each child's allowed rows
+    are found (:func:`wordle_core.kernels.hard.hard_filter_bits`).
     """
     n = cands.shape[0]
     if n == 1:
@@ -587,14 +593,15 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                         stats[ST_HITS] += 1
                         v = e[0]
                 if v < 0:
-                    nl = hard_filter_into(legal, codes, lcounts, g, pats[k], fr[10], fr[7][d])
+                    nl = hard_filter_bits(fr[11][d], codes, g, pats[k], rule[0], rule[1],
+                                          fr[11][d - 1], fr[7][d])
                     v = solve(MT, codes, lcounts, arow, sub, fr[7][d][:nl], ng, nn, cub, ubs, d - 1,
                               cbeta, width, exact, hard, memo, est, green, n_pat, length, n_sym,
-                              scratch_c, scratch_t, seen, stats, fr)
+                              scratch_c, scratch_t, seen, stats, fr, rule)
             else:
                 v = solve(MT, codes, lcounts, arow, sub, legal, cg, cn, cub, ubs, d - 1, cbeta, width,
                           exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c,
-                          scratch_t, seen, stats, fr)
+                          scratch_t, seen, stats, fr, rule)
             acc += v
             if acc + rem >= limit:
                 cut = True

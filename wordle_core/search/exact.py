@@ -38,6 +38,7 @@ from wordle_core.game.tree import Tree
 from wordle_core.kernels import exact as kn
 from wordle_core.kernels.buckets import check_patterns, count_buckets
 from wordle_core.kernels.buckets import transposed as transposed_matrix
+from wordle_core.kernels.hard import rows_bitset, rule_bitsets
 from wordle_core.search.hard import HardSolver
 
 INF = kn.INF
@@ -125,6 +126,9 @@ class ExactSolver:
         self._scratch_c = np.zeros(lex.n_patterns, np.int64)
         self._scratch_t = np.zeros(max(len(lex.answers), lex.n_patterns) + 1, np.int64)
         self._seen = (np.zeros(lex.n_patterns, np.int64), np.zeros(1, np.int64))  # row_is_perfect's stamps
+        # the NYT rule as bitsets over the guess rows: each child's allowed rows (hard mode)
+        self._rule = rule_bitsets(self._codes, self._lcounts) if self.hard else \
+            (np.zeros((1, 1, 1), np.uint64), np.zeros((1, 1, 1), np.uint64))
         self._stats = np.zeros(8, np.int64)
         rows = np.arange(len(lex.guesses), dtype=np.int32)
         if self.pool == "answers":
@@ -205,12 +209,18 @@ class ExactSolver:
         self._wait_abandoned()
         if self.memo_limit is not None and len(self._memo) > self.memo_limit:
             self.reset()
+        frames = self._frames_for(int(d))
+        if self.hard:  # the search finds the children's rows from the root's bitset
+            legal = np.ascontiguousarray(legal, dtype=np.int32)
+            if legal.size > 1 and not bool(np.all(legal[1:] > legal[:-1])):
+                legal = np.unique(legal)  # (ascending, as the bitsets list them)
+            frames[11][int(d)] = rows_bitset(legal, len(lex.guesses))
         args = (self._mt, self._codes, self._lcounts, self._arow, cands, legal, cg, cn,
                 self._ub0 if ub is None else ub, self._ub_scratch(int(d)), int(d),
                 int(beta), int(self.width), bool(self.exact),
                 bool(self.hard), self._memo, self._est, self._green, lex.n_patterns,
                 lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t, self._seen,
-                self._stats, self._frames_for(int(d)))
+                self._stats, frames, self._rule)
         v = self._interruptible(args) if interruptible else kn.solve(*args)
         self._sync_stats()
         return int(v)
