@@ -8,7 +8,11 @@ exact search, the hard-mode search, ``HardConstraints.legal_rows``) goes through
 three kernels below: :func:`obligations_after` (what one feedback obliges),
 :func:`is_legal` (one guess under the obligations) and :func:`hard_filter` /
 :func:`legal_subset` (a list of rows filtered). ``tests/test_rules.py`` checks them
-against the Python rule on random histories.
+against the Python rule on random histories. The exact search, which filters a child's
+rows hundreds of thousands of times per opener, uses the same rule as bitsets over the
+guess rows (:func:`rule_bitsets`, :func:`hard_filter_bits`): the parent's set AND the
+feedback's obligations, checked against :func:`is_legal` in
+``tests/test_exact_search.py``.
 
 The search level. Most of the AND-OR search's work is at nodes with three guesses
 left: there a guess wins iff every bucket of three or more words can be split into
