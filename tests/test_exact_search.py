@@ -272,7 +272,7 @@ def test_bitset_hard_filter_matches_the_rule(small_lex: Lexicon, wordle: Lexicon
         pb = int(rng.integers(lex.n_patterns))
         obligations_after(codes, b, pb, g1, n1, g2, n2)
         ref = [h for h in parent.tolist() if is_legal(codes, counts, h, g2, n2)]
-        k = hard_filter_bits(rows_bitset(parent, G), codes, b, pb, green, least, bits, out)
+        k = hard_filter_bits(rows_bitset(parent, G), codes, b, pb, green, least, sc, bits, out)
         assert out[:k].tolist() == ref
         assert np.array_equal(bits, rows_bitset(out[:k], G))
         assert hard_filter_into(parent, codes, counts, b, pb, sc, out2) == k

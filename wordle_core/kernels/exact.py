@@ -48,6 +48,7 @@ from wordle_core.kernels.buckets import (
 )
 from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraints)
     capacity,
+    filter_scratch,
     hard_filter,
     hard_filter_bits,
     obligations_after,
@@ -71,9 +72,9 @@ def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, 
     """Scratch of :func:`solve` for positions with up to ``depth`` guesses left: one frame
     per depth (a node with ``d`` left splits into frame ``d``; its children, ``d - 1``
     left, use the frames below, so a child's candidates and allowed rows are views of its
-    parent's frame, never copies), plus the splitting counters.
+    parent's frame, never copies), plus the splitting counters and the rule's scratch.
 
-    ``(out, starts, sizes, pats, lbs, ccg, ccn, legal, cnt, pos, legal_bits)``;
+    ``(out, starts, sizes, pats, lbs, ccg, ccn, legal, cnt, pos, filter, legal_bits)``;
     ``legal_bits[d]`` is the bitset of the allowed rows of the node with ``d`` left (hard
     mode: the caller sets the root's, each node its children's).
     """
@@ -82,7 +83,7 @@ def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, 
             np.empty((D, n_pat), np.int64), np.empty((D, n_pat), np.int64),
             np.empty((D, n_pat), np.int64), np.empty((D, n_pat, length), np.int8),
             np.empty((D, n_pat, n_sym), np.uint8), np.empty((D, n_guesses), np.int32),
-            np.zeros(n_pat, np.int64), np.empty(n_pat, np.int64),
+            np.zeros(n_pat, np.int64), np.empty(n_pat, np.int64), filter_scratch(length, n_sym),
             np.zeros((D, (n_guesses + 63) // 64), np.uint64))
 
 
@@ -340,7 +341,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     allowed rows, and a descendant only reads rows it is allowed, a subset of those.
     ``fr`` (:func:`frames`, ``> d`` frames) is where each guess tried is split: frame
     ``d`` is this node's, so nothing is allocated per guess. Hard mode: ``legal`` is
-    ascending, ``fr[10][d]`` is its bitset and ``rule`` the rule's bitsets
+    ascending, ``fr[11][d]`` is its bitset and ``rule`` the rule's bitsets
     (:func:`wordle_core.kernels.hard.rule_bitsets`), from which each child's allowed rows
     are found (:func:`wordle_core.kernels.hard.hard_filter_bits`).
     """
@@ -592,8 +593,8 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                         stats[ST_HITS] += 1
                         v = e[0]
                 if v < 0:
-                    nl = hard_filter_bits(fr[10][d], codes, g, pats[k], rule[0], rule[1],
-                                          fr[10][d - 1], fr[7][d])
+                    nl = hard_filter_bits(fr[11][d], codes, g, pats[k], rule[0], rule[1], fr[10],
+                                          fr[11][d - 1], fr[7][d])
                     v = solve(MT, codes, lcounts, arow, sub, fr[7][d][:nl], ng, nn, cub, ubs, d - 1,
                               cbeta, width, exact, hard, memo, est, green, n_pat, length, n_sym,
                               scratch_c, scratch_t, seen, stats, fr, rule)

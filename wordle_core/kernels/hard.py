@@ -129,79 +129,65 @@ def hard_filter_into(legal, codes, counts, g, p, sc, out):
     return legal_subset_into(legal, codes, counts, g2, n2, gpos, nsym, out)
 
 
+def mask_bitset(mask: np.ndarray) -> np.ndarray:
+    """A boolean mask over the guess rows as a bitset (bit ``r % 64`` of word ``r // 64``
+    is row ``r``), the form of :func:`rule_bitsets` and :func:`hard_filter_bits`."""
+    full = np.zeros(-(-mask.shape[0] // 64) * 64, np.bool_)
+    full[:mask.shape[0]] = mask
+    return np.packbits(full, bitorder="little").view("<u8").astype(np.uint64)
+
+
+def rows_bitset(rows: np.ndarray, n_rows: int) -> np.ndarray:
+    """The bitset of ``rows`` (guess rows below ``n_rows``): :func:`mask_bitset`."""
+    mask = np.zeros(n_rows, np.bool_)
+    mask[rows] = True
+    return mask_bitset(mask)
+
+
 def rule_bitsets(codes: np.ndarray, counts: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """The NYT rule's obligations as bitsets over the guess rows (bit ``r % 64`` of word
-    ``r // 64`` is row ``r``), for :func:`hard_filter_bits`.
+    """The NYT rule's obligations as bitsets over the guess rows (:func:`mask_bitset`),
+    for :func:`hard_filter_bits`.
 
     ``green[pos, sym]``: the rows with symbol ``sym`` at ``pos``; ``least[sym, k]``: the
     rows holding ``sym`` at least ``k`` times (``k = 0 .. length``).
     """
-    n_rows, length = codes.shape
-    n_sym = counts.shape[1]
-    words = (n_rows + 63) // 64
-
-    def pack(mask: np.ndarray) -> np.ndarray:
-        full = np.zeros(words * 64, np.bool_)
-        full[:n_rows] = mask
-        return np.packbits(full, bitorder="little").view("<u8").astype(np.uint64)
-
-    green = np.zeros((length, n_sym, words), np.uint64)
-    for pos in range(length):
-        for sym in range(n_sym):
-            green[pos, sym] = pack(codes[:, pos] == sym)
-    least = np.zeros((n_sym, length + 1, words), np.uint64)
-    for sym in range(n_sym):
-        for k in range(length + 1):
-            least[sym, k] = pack(counts[:, sym] >= k)
+    length, n_sym = codes.shape[1], counts.shape[1]
+    green = np.stack([np.stack([mask_bitset(codes[:, pos] == sym) for sym in range(n_sym)])
+                      for pos in range(length)])
+    least = np.stack([np.stack([mask_bitset(counts[:, sym] >= k) for k in range(length + 1)])
+                      for sym in range(n_sym)])
     return green, least
 
 
-def rows_bitset(rows: np.ndarray, n_rows: int) -> np.ndarray:
-    """The bitset of ``rows`` (guess rows below ``n_rows``), as :func:`rule_bitsets`."""
-    full = np.zeros(((n_rows + 63) // 64) * 64, np.bool_)
-    full[rows] = True
-    return np.packbits(full, bitorder="little").view("<u8").astype(np.uint64)
-
-
 @njit(cache=True, nogil=True)
-def hard_filter_bits(bits, codes, g, p, green, least, out_bits, out):
+def hard_filter_bits(bits, codes, g, p, green, least, sc, out_bits, out):
     """:func:`hard_filter_into` on bitsets: the rows of ``bits`` (a bitset of allowed
     rows, see :func:`rule_bitsets`) still allowed after guess row ``g`` showed pattern
     ``p``. Writes their bitset into ``out_bits`` and the rows, ascending, into ``out``;
-    returns how many.
+    returns how many. ``sc``: :func:`filter_scratch`.
 
     The allowed rows after a feedback are those allowed before that also satisfy this
-    feedback's obligations (the rule's obligations only add up), so the child's set is
-    the parent's AND one bitset per green and one per shown symbol's least count: a few
-    hundred word operations instead of a test of every allowed row. For rows given in
-    ascending order the result is the same list as :func:`hard_filter_into`'s.
+    feedback's obligations (:func:`obligations_after`; the rule's obligations only add
+    up), so the child's set is the parent's AND one bitset per green and one per shown
+    symbol's least count: a few hundred word operations instead of a test of every
+    allowed row. For rows given in ascending order the result is the same list as
+    :func:`hard_filter_into`'s.
     """
-    L = codes.shape[1]
+    greens0, need0, g2, n2 = sc[0], sc[1], sc[2], sc[3]
+    obligations_after(codes, g, p, greens0, need0, g2, n2)
     W = bits.shape[0]
     for w in range(W):
         out_bits[w] = bits[w]
-    p3 = 1
-    for _ in range(L - 1):
-        p3 *= 3
-    q3 = p3
-    for pos in range(L):
-        dig = (p // q3) % 3
-        if dig == 2:
-            gb = green[pos, codes[g, pos]]
+    for pos in range(g2.shape[0]):
+        if g2[pos] >= 0:
+            gb = green[pos, g2[pos]]
             for w in range(W):
                 out_bits[w] &= gb[w]
-        if dig > 0:
-            sym = codes[g, pos]
-            k = 0
-            r3 = p3
-            for pos2 in range(L):  # how often this symbol is shown (green or yellow)
-                if codes[g, pos2] == sym and (p // r3) % 3 > 0:
-                    k += 1
-                r3 //= 3
-            lb = least[sym, k]
+    for sym in range(n2.shape[0]):
+        if n2[sym] > 0:
+            lb = least[sym, n2[sym]]
             for w in range(W):
                 out_bits[w] &= lb[w]
-        q3 //= 3
     n = 0
     for w in range(W):
         x = out_bits[w]

@@ -214,7 +214,7 @@ class ExactSolver:
             legal = np.ascontiguousarray(legal, dtype=np.int32)
             if legal.size > 1 and not bool(np.all(legal[1:] > legal[:-1])):
                 legal = np.unique(legal)  # (ascending, as the bitsets list them)
-            frames[10][int(d)] = rows_bitset(legal, len(lex.guesses))
+            frames[11][int(d)] = rows_bitset(legal, len(lex.guesses))
         args = (self._mt, self._codes, self._lcounts, self._arow, cands, legal, cg, cn,
                 self._ub0 if ub is None else ub, self._ub_scratch(int(d)), int(d),
                 int(beta), int(self.width), bool(self.exact),
