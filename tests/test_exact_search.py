@@ -120,6 +120,46 @@ def test_width_limited_is_an_upper_bound(small_lex: Lexicon) -> None:
     assert exact >= 2 * len(small_lex.answers) - 1
 
 
+def test_width_limited_value_does_not_depend_on_beta_or_bucket_bounds(small_lex: Lexicon) -> None:
+    """A width-limited value is a function of the position: asked with a cut-off
+    ``beta`` and any valid per-guess bucket bounds ``ub`` (which let the search skip
+    guesses whose bound reaches ``beta``), it is the value asked without them when below
+    ``beta``, and ``>= beta`` otherwise. The bounds here are the loosest that still skip
+    every guess allowed to be skipped (``3n - beta - 1``), so the skipped guesses' stand-in
+    bounds all tie at ``beta``. Width 1 makes the heuristic's single pick among the
+    first K guesses by bound sensitive to which guesses fill those K (it failed on 46
+    of these positions before the search counted the skipped guesses whenever fewer than
+    K guesses have a bound below ``beta``)."""
+    lex = small_lex
+    base = ExactSolver(lex, exact=False, width=1)
+    legal = base.pool_rows()
+    every = np.arange(len(lex.answers), dtype=np.int32)
+    rng = np.random.default_rng(1)
+    checked = 0
+    for opener in rng.integers(len(lex.guesses), size=40):
+        for cands in split_by_pattern(base.matrix, int(opener), every).values():
+            n = len(cands)
+            if n < 6:
+                continue
+            cands = np.ascontiguousarray(cands, dtype=np.int32)
+            counts = np.array([len(split_by_pattern(base.matrix, int(g), cands)) for g in legal])
+            for d in (3, 4, 5):
+                free = ExactSolver(lex, exact=False, width=1).value(cands, legal, d)
+                top = min(free, 3 * n)
+                for beta in range(top - 8, top + 2):
+                    cap = 3 * n - beta - 1
+                    if cap < 1:
+                        continue
+                    ub = np.full(len(lex.guesses), n, np.int64)
+                    ub[legal[counts <= cap]] = cap
+                    v = ExactSolver(lex, exact=False, width=1).value(cands, legal, d, beta=beta, ub=ub)
+                    if free < beta:
+                        assert v == free, (n, d, beta, v, free)
+                    else:
+                        assert v >= beta, (n, d, beta, v, free)
+                    checked += 1
+    assert checked > 10_000
+
 @pytest.mark.parametrize("hard", [False, True])
 def test_tree_total_equals_proven_value_and_replays(small_lex: Lexicon, hard: bool,
                                                     tmp_path) -> None:

@@ -478,6 +478,46 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     if lb_known >= beta:
         _store(memo, key, lb_known, 0, -1)
         return lb_known
+    K = min(G, max(8 * width, 64))
+    if not exact and n_sel < G:
+        # Width-limited: the guesses expanded are the heuristic's best among the first K
+        # by bound, and a skipped guess's bound is only a stand-in (>= beta). When fewer
+        # than K guesses have a bound below beta, stand-ins would fill the first K and
+        # could push a guess below beta out of the heuristic's top: the value would then
+        # depend on beta (on what was searched before), not on the position alone. So
+        # those nodes count the skipped guesses too.
+        n_low = 0
+        for i in range(G):
+            if lb1[i] < beta:
+                n_low += 1
+        if n_low < K:
+            skipped = np.ones(G, np.bool_)
+            for t in range(n_sel):
+                skipped[sel[t]] = False
+            n_sk = G - n_sel
+            rows = np.empty(n_sk, legal.dtype)
+            idx = np.empty(n_sk, np.int64)
+            t = 0
+            for i in range(G):
+                if skipped[i]:
+                    rows[t] = legal[i]
+                    idx[t] = i
+                    t += 1
+            if counted:  # the perfect-split pass counted them already
+                nb2 = nb_all[idx]
+                isg2 = isg_all[idx]
+            else:
+                nb2, isg2 = count_buckets(MT, cands, rows, green, n_pat)
+                stats[ST_CELLS] += n * n_sk
+            kmax = 0
+            for t in range(n_sk):
+                i = idx[t]
+                nb[i] = nb2[t]
+                isg[i] = isg2[t]
+                lb1[i] = 3 * n - nb2[t] - (1 if isg2[t] else 0)
+            for i in range(G):
+                if nb[i] > kmax:
+                    kmax = nb[i]
     # all guesses by bound: counting sort, stable (alphabetical within a bound)
     lo = 2 * n - 1
     span = n + 2
@@ -493,7 +533,6 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
         cnt[b] += 1
     # 3. heuristic and largest bucket of the best guesses by bound. A guess whose
     #    non-green buckets have at most two answers reaches its bound: exact for free.
-    K = min(G, max(8 * width, 64))
     sub_rows = np.empty(K, legal.dtype)
     for t in range(K):
         sub_rows[t] = legal[rest[t]]
