@@ -160,6 +160,57 @@ def test_width_limited_value_does_not_depend_on_beta_or_bucket_bounds(small_lex:
                     checked += 1
     assert checked > 10_000
 
+
+def test_hard_small_set_pass_counts_only_guesses_that_can_beat_beta() -> None:
+    """Hard mode, sets of at most 32 answers, a cut-off proof: the small-set pass counts
+    only the guesses whose bucket bound (``ub``) still allows a bound below ``beta``
+    (``min(ub, n) + 1 > 3n - beta``); the others stand in with their bound, as in the full
+    scan. With the sets' own counts as ``ub`` (the tightest valid bounds) every value is
+    the one found without bounds when below ``beta`` and ``>= beta`` otherwise, and the
+    pass reads fewer cells. The trap lexicon's sets rarely split perfectly, so the pass
+    counts and its counts are used (mapping them back to the wrong guesses fails here)."""
+    from conftest import trap_lexicon
+
+    from wordle_core.kernels.buckets import count_buckets, transposed
+
+    lex = trap_lexicon()
+    mt = transposed(ExactSolver(lex, hard=True).matrix)
+    green = lex.n_patterns - 1
+    root = GameState.new(lex, True)
+    rng = np.random.default_rng(5)
+    checked = fewer = 0
+    for opener in rng.integers(len(lex.guesses), size=6):
+        for pat in split_by_pattern(root.matrix, int(opener), root.candidates):
+            if pat == green:
+                continue
+            st = root.apply(int(opener), int(pat))
+            n = st.n_candidates
+            if not 6 <= n <= 32:
+                continue
+            base = ExactSolver(lex, hard=True)
+            cands = np.ascontiguousarray(st.candidates, dtype=np.int32)
+            legal = base.pool_rows(st.legal_rows)
+            cons = base.obligations(st)
+            d = lex.max_guesses - st.turn
+            ub = np.zeros(len(lex.guesses), np.int64)
+            ub[legal] = count_buckets(mt, cands, legal, green, lex.n_patterns)[0]
+            free = ExactSolver(lex, hard=True).value(cands, legal, d, cons=cons)
+            if free >= INF:
+                continue
+            for beta in range(free - 2, free + 3):
+                plain = ExactSolver(lex, hard=True)
+                plain.value(cands, legal, d, beta=beta, cons=cons)
+                bounded = ExactSolver(lex, hard=True)
+                v = bounded.value(cands, legal, d, beta=beta, cons=cons, ub=ub.copy())
+                if free < beta:
+                    assert v == free, (n, d, beta, v, free)
+                else:
+                    assert v >= beta, (n, d, beta, v, free)
+                fewer += bounded.stats.cells < plain.stats.cells
+                checked += 1
+    assert checked > 150
+    assert fewer > checked // 4
+
 @pytest.mark.parametrize("hard", [False, True])
 def test_tree_total_equals_proven_value_and_replays(small_lex: Lexicon, hard: bool,
                                                     tmp_path) -> None:
