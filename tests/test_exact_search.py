@@ -161,11 +161,11 @@ def test_width_limited_value_does_not_depend_on_beta_or_bucket_bounds(small_lex:
     assert checked > 10_000
 
 
-def test_hard_small_set_pass_counts_only_guesses_that_can_beat_beta() -> None:
-    """Hard mode, sets of at most 32 answers, a cut-off proof: the small-set pass counts
-    only the guesses whose bucket bound (``ub``) still allows a bound below ``beta``
-    (``min(ub, n) + 1 > 3n - beta``); the others stand in with their bound, as in the full
-    scan. With the sets' own counts as ``ub`` (the tightest valid bounds) every value is
+def test_hard_cut_off_counts_only_guesses_that_can_beat_beta() -> None:
+    """Hard mode, a cut-off proof: the small-set pass (at most 32 answers) and the full
+    scan (larger sets) count only the guesses whose bucket bound (``ub``) still allows a
+    bound below ``beta`` (``min(ub, n) + 1 > 3n - beta``); the others stand in with their
+    bound. With the sets' own counts as ``ub`` (the tightest valid bounds) every value is
     the one found without bounds when below ``beta`` and ``>= beta`` otherwise, and the
     pass reads fewer cells. The trap lexicon's sets rarely split perfectly, so the pass
     counts and its counts are used (mapping them back to the wrong guesses fails here)."""
@@ -185,7 +185,7 @@ def test_hard_small_set_pass_counts_only_guesses_that_can_beat_beta() -> None:
                 continue
             st = root.apply(int(opener), int(pat))
             n = st.n_candidates
-            if not 6 <= n <= 32:
+            if not 6 <= n <= 64:
                 continue
             base = ExactSolver(lex, hard=True)
             cands = np.ascontiguousarray(st.candidates, dtype=np.int32)

@@ -472,7 +472,9 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
         else:
             sel[n_sel] = i
             n_sel += 1
-    if 5 * n_sel >= 2 * G:  # a sequential read of every guess is faster than a gather
+    # a sequential read of every guess is faster than a gather when most of them remain
+    # (normal mode); hard mode's rows are gathered anyway, so it reads only those
+    if n_sel == G or (5 * n_sel >= 2 * G and (counted or is_dense(MT, legal))):
         n_sel = G
         if counted:  # the perfect-split pass above counted every guess
             nb, isg = nb_all, isg_all
