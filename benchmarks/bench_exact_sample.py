@@ -120,12 +120,14 @@ def main(argv: list[str] | None = None) -> int:
         if "old" in res:
             new_mean = summary(res["new"], n_all)["mean"]
             old_mean = summary(res["old"], n_all)["mean"]
-            print(f"{mode:<7}old/new mean ratio: {old_mean / new_mean:.1f}x", flush=True)
+            print(f"{mode:<7}old/new mean ratio: {old_mean / new_mean:.2f}x", flush=True)
             bad = [(a["opener"], a["total"], b["total"]) for a, b in zip(res["new"], res["old"], strict=True)
                    if a["total"] != b["total"]]
             if bad:
                 ok = False
                 print(f"{mode}: TOTALS DIFFER (opener, new, old): {bad}", flush=True)
+            else:
+                print(f"{mode:<7}totals identical on both sides ({len(openers)} openers)", flush=True)
         out[mode] = res
     if args.json:
         Path(args.json).write_text(json.dumps(out, indent=1))

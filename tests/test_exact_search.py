@@ -161,6 +161,26 @@ def test_width_limited_value_does_not_depend_on_beta_or_bucket_bounds(small_lex:
     assert checked > 10_000
 
 
+def test_can_beat_keeps_exactly_the_guesses_whose_bound_may_be_below_beta() -> None:
+    """The one skip rule of cut-off proofs, against its definition on random bounds.
+
+    A guess making at most ``min(ub, n)`` buckets (plus one if it is an answer) has a bound
+    ``3n - buckets - [green] >= beta`` when ``min(ub, n) + 1 <= 3n - beta``: skipped.
+    """
+    from wordle_core.kernels.exact import can_beat
+
+    rng = np.random.default_rng(7)
+    for _ in range(200):
+        n = int(rng.integers(3, 60))
+        beta = int(rng.integers(2 * n - 1, 3 * n + 2))
+        ub = rng.integers(0, 80, size=300)
+        legal = np.sort(rng.choice(300, size=int(rng.integers(1, 300)), replace=False))
+        sel = np.full(legal.shape[0], -1, np.int64)
+        k = can_beat(ub, legal, n, 3 * n - beta, sel)
+        want = [i for i, r in enumerate(legal) if 3 * n - min(ub[r], n) - 1 < beta]
+        assert sel[:k].tolist() == want
+
+
 def test_hard_cut_off_counts_only_guesses_that_can_beat_beta() -> None:
     """Hard mode, a cut-off proof: the small-set pass (at most 32 answers) and the full
     scan (larger sets) count only the guesses whose bucket bound (``ub``) still allows a

@@ -312,6 +312,24 @@ def set_floor(m: int, d: int, kmax: int) -> int:
 
 
 @njit(cache=True)
+def can_beat(ub: np.ndarray, legal: np.ndarray, n: int, T: int, sel: np.ndarray) -> int:
+    """The guesses whose bound may still be below ``beta`` (``T = 3n - beta``).
+
+    Writes into ``sel`` the positions ``i`` in ``legal`` with ``min(ub[legal[i]], n) + 1
+    > T`` and returns how many there are, in ascending order. The others score at most
+    ``min(ub, n)`` buckets (plus one if green), so their bound ``3n - buckets - [green]``
+    is ``>= beta``: a cut-off proof need not count them, and that upper bound (with
+    "green") stands in for their count.
+    """
+    k = 0
+    for i in range(legal.shape[0]):
+        if min(ub[legal[i]], n) + 1 > T:
+            sel[k] = i
+            k += 1
+    return k
+
+
+@njit(cache=True)
 def _store(memo, key, v: int, exact: int, g: int) -> None:
     if exact == 0 and key in memo:
         old = memo[key]
@@ -382,6 +400,8 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             return lb_known
     G = legal.shape[0]
     counted = False  # nb_all / isg_all hold every guess's bucket count already
+    sel = np.empty(G, np.int64)  # the guesses that may beat beta (can_beat), once found
+    n_sel = -1
     nb_all = np.empty(0, np.int64)
     isg_all = np.empty(0, np.bool_)
     if lb_known == 2 * n:
@@ -393,15 +413,9 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             # beta), and let the parent's counts stand in for the others, as 2. does. A
             # perfect guess (n buckets) is never skipped, so the first one is the same.
             # (Normal mode reads every guess in order, which is faster than a gather.)
-            rows = np.empty(G, legal.dtype)
-            at = np.empty(G, np.int64)
-            n_rows = 0
-            for i in range(G):
-                if min(ub[legal[i]], n) + 1 > T:
-                    rows[n_rows] = legal[i]
-                    at[n_rows] = i
-                    n_rows += 1
-            nb_r, isg_r, first, done = distinct_pairs(MT, cands, rows[:n_rows], False, green, True, 0)
+            n_sel = can_beat(ub, legal, n, T, sel)
+            rows = legal[sel[:n_sel]]
+            nb_r, isg_r, first, done = distinct_pairs(MT, cands, rows, False, green, True, 0)
             stats[ST_CELLS] += n * done
             if first >= 0:
                 _store(memo, key, 2 * n, 1, rows[first])
@@ -411,9 +425,9 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             for i in range(G):
                 nb_all[i] = min(ub[legal[i]], n)
                 isg_all[i] = True
-            for t in range(n_rows):
-                nb_all[at[t]] = nb_r[t]
-                isg_all[at[t]] = isg_r[t]
+            for t in range(n_sel):
+                nb_all[sel[t]] = nb_r[t]
+                isg_all[sel[t]] = isg_r[t]
             counted = True
         elif n <= PAIRS_MAX:
             # small set: count every guess's buckets a block at a time (SIMD) and stop
@@ -458,20 +472,13 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     # 2. bucket count of every allowed guess (bitsets): the bound of each guess.
     stats[ST_SCANS] += 1
     T = 3 * n - beta  # a guess scoring B + [green] <= T has the bound 3n - B - [g] >= beta
+    if n_sel < 0:
+        n_sel = can_beat(ub, legal, n, T, sel)
     nb = np.empty(G, np.int64)
     isg = np.empty(G, np.bool_)
-    sel = np.empty(G, np.int64)
-    n_sel = 0
-    for i in range(G):
-        u = ub[legal[i]]
-        if u > n:
-            u = n
-        if u + 1 <= T:  # skipped: an upper bound of its buckets (and "green") stands in
-            nb[i] = u
-            isg[i] = True
-        else:
-            sel[n_sel] = i
-            n_sel += 1
+    for i in range(G):  # skipped: an upper bound of its buckets (and "green") stands in
+        nb[i] = min(ub[legal[i]], n)
+        isg[i] = True
     # a sequential read of every guess is faster than a gather when most of them remain
     # (normal mode); hard mode's rows are gathered anyway, so it reads only those
     if n_sel == G or (5 * n_sel >= 2 * G and (counted or is_dense(MT, legal))):
@@ -526,19 +533,17 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             for t in range(n_sel):
                 skipped[sel[t]] = False
             n_sk = G - n_sel
-            rows = np.empty(n_sk, legal.dtype)
             idx = np.empty(n_sk, np.int64)
             t = 0
             for i in range(G):
                 if skipped[i]:
-                    rows[t] = legal[i]
                     idx[t] = i
                     t += 1
-            if counted:  # the perfect-split pass counted them already
-                nb2 = nb_all[idx]
+            if counted:  # the perfect-split pass counted them already (every guess:
+                nb2 = nb_all[idx]  # its stand-ins are exact mode's, not this one's)
                 isg2 = isg_all[idx]
             else:
-                nb2, isg2 = count_buckets(MT, cands, rows, green, n_pat)
+                nb2, isg2 = count_buckets(MT, cands, legal[idx], green, n_pat)
                 stats[ST_CELLS] += n * n_sk
             kmax = 0
             for t in range(n_sk):
