@@ -261,6 +261,19 @@ def test_guess_limit_is_respected(small_lex: Lexicon) -> None:
     assert ExactSolver(small_lex, max_guesses=2).opener_value(opener) == INF
 
 
+def test_each_result_counts_its_own_proof_when_openers_share_a_solver(small_lex: Lexicon) -> None:
+    """A pipeline worker proves many openers with one solver (one memo): each result's
+    search figures are its own proof's, so they add up to the solver's, and the first
+    opener's equal a fresh solver's (the figures used to be the solver's running total)."""
+    shared = ExactSolver(small_lex)
+    openers = small_lex.answers[3:9]
+    results = [optimal_for_opener(small_lex, w, solver=shared)[0] for w in openers]
+    for key in ("nodes", "scans", "scan_cells"):
+        assert sum(r.stats[key] for r in results) == shared.stats.as_dict()[key]
+    alone = optimal_for_opener(small_lex, openers[0])[0]
+    assert results[0].stats == alone.stats and results[0].stats["nodes"] > 0
+
+
 def test_answers_pool_tree_uses_answers_only(small_lex: Lexicon) -> None:
     res, tree = optimal_for_opener(small_lex, small_lex.answers[7], pool="answers", with_tree=True)
     assert all(small_lex.guess_is_answer[g] for g in tree.guess)

@@ -453,13 +453,16 @@ def optimal_for_opener(
     """Prove the best total for one opener; optionally build the optimal tree.
 
     ``max_guesses`` in the result is the longest game of the optimal tree when the tree
-    is built, else the guess limit the proof respected.
+    is built, else the guess limit the proof respected. Its ``stats`` are this proof's
+    alone, also when ``solver`` (and its memo) served earlier openers.
     """
     row = lexicon.guess_id(opener)
     s = solver or ExactSolver(lexicon, hard=hard, pool=pool, exact=True, max_guesses=max_guesses)
+    before = s.stats.as_dict()
     t0, c0 = time.perf_counter(), time.process_time()
     total = s.opener_value(row, progress=progress)
     secs, cpu = time.perf_counter() - t0, time.process_time() - c0
+    stats = {k: v - before[k] for k, v in s.stats.as_dict().items()}
     tree = None
     longest = s.limit
     if with_tree and total < INF:
@@ -469,7 +472,7 @@ def optimal_for_opener(
             raise WordleError(f"internal error: tree total {built} != proven total {total}")
         longest = int(tree.lengths().max())
     res = OptimalResult(lexicon.guesses[row], int(min(total, INF)), len(lexicon.answers), longest,
-                        s.exact, secs, hard, pool, s.stats.as_dict(), cpu)
+                        s.exact, secs, hard, pool, stats, cpu)
     return res, tree
 
 
