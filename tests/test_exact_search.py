@@ -232,6 +232,47 @@ def test_hard_cut_off_counts_only_guesses_that_can_beat_beta() -> None:
     assert fewer > checked // 4
 
 @pytest.mark.parametrize("hard", [False, True])
+def test_fail_high_bounds_are_valid_lower_bounds(hard: bool) -> None:
+    """A cut-off proof returns a lower bound ``>= beta``: the least bound of the guesses it
+    refuted (fail-soft), not ``beta`` itself. It must never exceed the true value, and the
+    memo that keeps it must not spoil later searches: one solver per position is asked
+    with beta from the value - 6 up to the value + 2, so each later, higher beta meets the
+    bounds stored before. Trap-lexicon sets of 6-64 answers after 8 seeded openers.
+    (Adding 1 to the bound of a guess refuted by its children's values fails here.)"""
+    from conftest import trap_lexicon
+
+    lex = trap_lexicon()
+    root = GameState.new(lex, hard)
+    green = lex.n_patterns - 1
+    rng = np.random.default_rng(11)
+    checked = 0
+    for opener in rng.integers(len(lex.guesses), size=8):
+        for pat in split_by_pattern(root.matrix, int(opener), root.candidates):
+            st = root.apply(int(opener), int(pat))
+            if pat == green or not 6 <= st.n_candidates <= 64:
+                continue
+            base = ExactSolver(lex, hard=hard)
+            cands = np.ascontiguousarray(st.candidates, dtype=np.int32)
+            legal = base.pool_rows(st.legal_rows if hard else None)
+            cons = base.obligations(st)
+            d = lex.max_guesses - st.turn
+            free = base.value(cands, legal, d, cons=cons)
+            if free >= INF:
+                continue
+            shared = ExactSolver(lex, hard=hard)
+            for beta in range(free - 6, free + 3):
+                v = shared.value(cands, legal, d, beta=beta, cons=cons)
+                fresh = ExactSolver(lex, hard=hard).value(cands, legal, d, beta=beta, cons=cons)
+                for got in (v, fresh):
+                    if free < beta:
+                        assert got == free, (st.n_candidates, d, beta, got, free)
+                    else:
+                        assert beta <= got <= free, (st.n_candidates, d, beta, got, free)
+                checked += 1
+    assert checked > 700
+
+
+@pytest.mark.parametrize("hard", [False, True])
 def test_tree_total_equals_proven_value_and_replays(small_lex: Lexicon, hard: bool,
                                                     tmp_path) -> None:
     opener = small_lex.answers[20]

@@ -597,6 +597,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     tried = np.zeros(G if exact else 0, np.bool_)
     order = np.concatenate((top, rest)) if exact else top
     n_order = order.shape[0]
+    soft = INF  # the least lower bound of a guess refuted below (a fail-high bound)
     for oi in range(n_order):
         i = order[oi]
         if exact:
@@ -605,8 +606,9 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             tried[i] = True
         limit = best if best < beta else beta
         if lb1[i] >= limit:
+            soft = min(soft, lb1[i])
             if oi >= top.shape[0]:
-                break  # sorted by bound: nothing later can beat the limit
+                break  # sorted by bound: nothing later can beat the limit (nor soft)
             continue
         g = legal[i]
         stats[ST_EVALS] += 1
@@ -642,6 +644,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                 break
         acc = n
         if acc + rem >= limit:
+            soft = min(soft, acc + rem)
             continue
         cut = False
         for k in range(nbk):
@@ -681,12 +684,24 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             if acc + rem >= limit:
                 cut = True
                 break
+        soft = min(soft, acc + rem)  # (rem is 0 unless cut)
         if not cut and acc < best:
             best = acc
             bestg = g
     if best < beta:
         _store(memo, key, best, 1, bestg)
         return best
+    if exact:
+        # fail-soft: no guess beats beta, and each has a lower bound (its bound by bucket
+        # counts, its buckets' floors, or the values searched) >= beta; the least of them
+        # bounds the position, often above beta, so a later visit with a higher beta may
+        # stop at the memo. (Width-limited values keep the plain beta, which depends on
+        # the position alone.)
+        lb = min(soft, INF)  # (beta <= INF here: with beta = INF + 1, best < beta above)
+        if lb_known > lb:
+            lb = lb_known
+        _store(memo, key, lb, 0, -1)
+        return lb
     if not exact and best < INF:
         # width-limited: every expanded guess is >= beta; remember the bound only
         _store(memo, key, beta, 0, -1)
