@@ -694,15 +694,15 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     if exact:
         # fail-soft: no guess beats beta, and each has a lower bound (its bound by bucket
         # counts, its buckets' floors, or the values searched) >= beta; the least of them
-        # bounds the position, often above beta, so a later visit with a higher beta may
-        # stop at the memo. (Width-limited values keep the plain beta, which depends on
-        # the position alone.)
+        # bounds the position, and can be above beta, so a later visit with a higher beta
+        # may stop at the memo. (Width-limited values keep the plain beta below: a
+        # fail-soft bound there measured no faster.)
         lb = min(soft, INF)  # (beta <= INF here: with beta = INF + 1, best < beta above)
         if lb_known > lb:
             lb = lb_known
         _store(memo, key, lb, 0, -1)
         return lb
-    if not exact and best < INF:
+    if best < INF:
         # width-limited: every expanded guess is >= beta; remember the bound only
         _store(memo, key, beta, 0, -1)
         return beta
