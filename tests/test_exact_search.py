@@ -480,6 +480,77 @@ def test_bucket_counts_match_numpy_for_every_set_size(wordle: Lexicon, gather: b
             assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), (n, gather)
 
 
+def test_pair_counts_match_numpy_while_the_cache_forgets_pairs(wordle: Lexicon) -> None:
+    """``pair_counts`` (the answers' pairwise collision bitsets, made once per pair and
+    kept in a first-in-first-out cache) against a sort-based numpy count of every guess,
+    for sets of 1..PAIR_COUNT_MAX answers, similar ones (a bucket of one guess) and random
+    ones. The cache has far fewer rows than the pairs asked for, so rows are reused for
+    other pairs all along: a pair whose row was given away must not be read from it."""
+    from wordle_core.kernels import buckets as kn
+    from wordle_core.search.exact import transposed
+
+    mt = transposed(wordle)
+    green = wordle.n_patterns - 1
+    arow = np.asarray(wordle.answer_rows, dtype=np.int32)
+    rows = np.arange(len(wordle.guesses), dtype=np.int32)
+    cache = kn.pair_cache(len(wordle.answers), len(wordle.guesses), slots=300)
+    assert kn.pair_cache(kn.PAIR_ANSWERS_MAX + 1, 10)[0].shape[0] == 0  # (too many answers)
+    rng = np.random.default_rng(17)
+    near = np.flatnonzero(mt[:, wordle.guesses.index("salet")] == 0)  # 221 similar answers
+    asked = 0
+    for n in [1, 2, 3, 9, 31, 32, 33, 40, kn.PAIR_COUNT_MAX]:
+        for pool in (near, near[:50], np.arange(len(wordle.answers))):
+            if len(pool) < n:
+                continue
+            for _ in range(2):
+                cands = np.sort(rng.choice(pool, n, replace=False)).astype(np.int32)
+                nb, isg = kn.pair_counts(mt, cands, arow, green, cache)
+                ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
+                assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), n
+                asked += n * (n - 1) // 2
+    made, replaced = (int(x) for x in cache[3])
+    assert replaced > 0 and 300 < made < asked  # rows made over older pairs, and rows reused
+    slot, owner = cache[1], cache[2]
+    held = np.flatnonzero(slot >= 0)
+    assert len(held) == 300  # every row holds exactly one pair, which points back to it
+    assert sorted(slot[held].tolist()) == list(range(300))
+    assert all(owner[slot[k]] == k for k in held)
+    a, b = 3, 1000  # pair_index numbers the pairs a < b without gaps: b (b - 1) / 2 + a
+    assert kn.pair_index(a, b) == sum(range(b)) + a and kn.pair_index(0, 1) == 0
+
+
+def test_pair_counts_give_the_same_search(wordle: Lexicon) -> None:
+    """The exact search with small sets counted by pair bitsets (the normal-mode
+    default) and by pairwise compares (``pair_slots=0``): the same values, best guesses
+    and nodes, on real positions (the buckets of a weak and a strong opener, and the
+    second guesses of the best), the cache reused across them."""
+    from wordle_core.search.exact import ExactSolver
+
+    lex = wordle
+    g = lex.guesses.index
+    with_pairs = ExactSolver(lex)
+    without = ExactSolver(lex, pair_slots=0)
+    assert with_pairs.pair_slots > 0 and without.pair_slots == 0
+    rows = with_pairs.pool_rows()
+    everyone = np.arange(len(lex.answers), dtype=np.int32)
+    checked = 0
+    for opener in ("fuzzy", "salet"):
+        for pat, sub in split_by_pattern(with_pairs.matrix, g(opener), everyone).items():
+            if not 3 <= len(sub) <= 120 or pat == lex.n_patterns - 1:
+                continue
+            sub = np.ascontiguousarray(sub, dtype=np.int32)
+            for d in (3, 4):
+                v = with_pairs.value(sub, rows, d)
+                assert v == without.value(sub, rows, d)
+                if v < INF:
+                    assert with_pairs.best_guess(sub, rows, d) == without.best_guess(sub, rows, d)
+                checked += 1
+    assert checked > 100
+    assert with_pairs.stats.nodes == without.stats.nodes
+    assert with_pairs.pair_cache_stats()["made"] > 0 and without.pair_cache_stats()["made"] == 0
+    assert ExactSolver(lex, hard=True).pair_slots == 0  # (hard mode counts gathered rows)
+
+
 def test_pairs_count_stops_after_the_first_perfect_split(wordle: Lexicon) -> None:
     """The perfect-split pass returns the first guess (in row order) that splits the set
     into singletons, with correct counts for every guess up to its block's end."""
@@ -696,14 +767,15 @@ def test_set_floor_is_a_lower_bound_and_often_tight(wordle: Lexicon) -> None:
 
 
 def test_perfect_split_pass_reads_only_guesses_whose_bound_allows_it(wordle: Lexicon) -> None:
-    """Sets of 33..255 answers look for a perfect split only among the guesses whose upper
+    """Sets of PAIR_COUNT_MAX + 1 (65)..255 answers in normal mode (33..255 in hard mode)
+    look for a perfect split only among the guesses whose upper
     bound (``ub``: bucket count over a superset) is at least the set's size. With valid
     bounds the pass finds the same first perfect guess as without bounds (a set is its own
     superset, so bounds equal to the counts are the edge: ``>`` instead of ``>=`` fails
     here); with the perfect guesses' bounds pushed below ``n`` the pass skips them and the
     full scan has to find the value, which shows the filter is what the pass reads.
     """
-    from wordle_core.kernels.buckets import count_buckets, transposed
+    from wordle_core.kernels.buckets import PAIR_COUNT_MAX, count_buckets, transposed
 
     base = ExactSolver(wordle)
     rows = base.pool_rows()
@@ -718,7 +790,7 @@ def test_perfect_split_pass_reads_only_guesses_whose_bound_allows_it(wordle: Lex
         # one answer from each of n buckets of some guess: that guess splits them perfectly
         g = int(rng.integers(len(wordle.guesses)))
         parts = [p for pat, p in split_by_pattern(base.matrix, g, everyone).items() if pat != green]
-        n = int(rng.integers(33, 90))
+        n = int(rng.integers(PAIR_COUNT_MAX + 1, 90))  # (smaller sets: pair_counts counts all)
         if len(parts) < n:
             continue
         picked = rng.choice(len(parts), n, replace=False)

@@ -45,7 +45,11 @@ pattern codes), :func:`distinct_pairs` (the number of buckets of every guess ove
 small set, by pairwise comparisons that vectorise across guesses, with an early stop at
 the first perfect split: the exact search's hot loop below :data:`PAIRS_MAX` candidates;
 with a ``floor`` it drops the guesses that cannot reach it as it goes, which makes it the
-search for a perfect split of sets up to :data:`PRUNED_PAIRS_MAX` too).
+search for a perfect split of sets up to :data:`PRUNED_PAIRS_MAX` too), and
+:func:`pair_counts` with :func:`pair_cache` (the same counts over every guess for sets
+of up to :data:`PAIR_COUNT_MAX` answers, from each answer pair's collisions kept as a
+bitset over the guesses and reused by every set holding the pair: the exact search's
+small sets in normal mode).
 
 The vectorised numpy version of the statistics lives in ``tests/reference_buckets.py``
 only, as the reference the tests compare these kernels with.
@@ -388,6 +392,128 @@ def distinct_pairs(mt, cands, rows, dense, green, stop_perfect, floor):
                 if cnt[t] == n:
                     return nb, isg, lo + (col[t] if prune else t), lo + m
     return nb, isg, -1, n_g
+
+
+PAIR_COUNT_MAX = 64  # candidate sets up to this size: pair_counts (normal mode)
+PAIR_SLOTS = 1 << 16  # pair rows a :func:`pair_cache` keeps by default (1.6 KiB each for 12,972 guesses)
+PAIR_SLOTS_MAX = (1 << 31) - 1  # (row numbers are int32, int16 up to 32,768 rows)
+PAIR_ANSWERS_MAX = 4096  # more answers: no pair cache (its slot map has an entry per pair)
+_PACK8 = np.uint64(0x0102040810204080)  # (8 bytes of 0/1) * _PACK8 >> 56: those 8 bits
+
+
+def pair_cache(n_answers: int, n_guesses: int, slots: int = PAIR_SLOTS) -> tuple:
+    """Scratch for :func:`pair_counts`: ``(rows, slot, owner, used, scratch)``.
+
+    ``rows[s]`` is a bitset over the guess columns: bit ``g`` set when two answers show
+    the same pattern under guess ``g``. ``slot[pair_index(a, b)]`` is the row holding
+    the pair of answers ``a < b``, or -1; ``owner[s]`` is the pair index held in row
+    ``s``; ``used = [rows made, rows made over another pair]``. Rows are made on first
+    use, in turn, and once all ``slots`` are taken each new pair replaces the oldest
+    (first in, first out). Memory: ``slots`` rows of ``n_guesses / 8`` bytes (touched
+    as they are made) and 2 bytes per answer pair (4 above 32,768 slots). ``slots = 0``,
+    or more than :data:`PAIR_ANSWERS_MAX` answers, gives an empty cache, whose callers
+    count by :func:`distinct_pairs` instead.
+    """
+    words = (n_guesses + 63) // 64
+    scratch = np.zeros(words * 64, np.uint8)  # (the tail past n_guesses stays 0)
+    slots = min(max(int(slots), 0), PAIR_SLOTS_MAX) if n_answers <= PAIR_ANSWERS_MAX else 0
+    n_pairs = n_answers * (n_answers - 1) // 2 if slots else 0
+    return (np.empty((slots, words), np.uint64),
+            np.full(n_pairs, -1, np.int16 if slots <= 1 << 15 else np.int32),
+            np.empty(slots, np.int64), np.zeros(2, np.int64), scratch)
+
+
+@njit(cache=True, nogil=True)
+def pair_index(a: int, b: int) -> int:
+    """The index of the pair of answers ``a < b`` among all pairs (``b (b - 1) / 2 + a``)."""
+    return b * (b - 1) // 2 + a
+
+
+@njit(cache=True, nogil=True)
+def _pair_row(mt, a, b, scratch, out):
+    """``out``: the bitset of the guesses under which answers ``a`` and ``b`` collide
+    (bit ``g % 64`` of word ``g // 64``: eight 0/1 bytes packed into one by a multiply,
+    on a little-endian machine)."""
+    ra = mt[a]
+    rb = mt[b]
+    for g in range(ra.shape[0]):
+        scratch[g] = ra[g] == rb[g]
+    eq8 = scratch.view(np.uint64)
+    packed = out.view(np.uint8)
+    for k in range(eq8.shape[0]):
+        packed[k] = np.uint8((eq8[k] * _PACK8) >> np.uint64(56))
+
+
+@njit(cache=True, nogil=True)
+def pair_counts(mt, cands, arow, green, cache):
+    """Per guess column of ``mt`` (every one, in order): the number of distinct patterns
+    over ``cands`` (at most :data:`PAIR_COUNT_MAX` answers), and whether one is
+    ``green``: the numbers :func:`distinct_pairs` gives over every column.
+
+    Candidate ``j`` opens a new bucket of guess ``g`` unless it collides under ``g``
+    with one of candidates ``0..j-1``. Each pair's collisions are a bitset over the
+    guesses, made once per pair and then reused by every set that holds the pair, so
+    candidate ``j``'s repeats are the OR of ``j`` bitsets: 64 guesses per word
+    operation, where :func:`distinct_pairs` compares a byte per guess for each pair.
+    Whether candidate ``j`` repeats is added up over the candidates in bit planes (a
+    ripple-carry adder over words, 6 planes for up to 63 repeats), and ``n`` minus the
+    repeats is read out per guess at the end. ``arow[c]``: the guess column of answer
+    ``c`` (the only guess with a green for it). A pair's row comes from ``cache``
+    (:func:`pair_cache`), made first if it is not held.
+    """
+    rows, slot, owner, used, scratch = cache
+    C = rows.shape[0]
+    n = cands.shape[0]
+    W = rows.shape[1]
+    G = mt.shape[1]
+    P = 1  # bit planes for up to n - 1 repeats per guess
+    while n > (1 << P):
+        P += 1
+    planes = np.zeros((P, W), np.uint64)
+    rep = np.empty(W, np.uint64)
+    for j in range(1, n):
+        b = cands[j]
+        rep[:] = 0
+        for i in range(j):
+            a = cands[i]
+            lo = min(a, b)
+            hi = max(a, b)
+            k = pair_index(lo, hi)
+            s = np.int64(slot[k])
+            if s < 0:  # made now, in the next row in turn (over the oldest pair)
+                s = used[0] % C
+                if used[0] >= C:
+                    slot[owner[s]] = -1
+                    used[1] += 1
+                used[0] += 1
+                slot[k] = s
+                owner[s] = k
+                _pair_row(mt, lo, hi, scratch, rows[s])
+            row = rows[s]
+            for w in range(W):
+                rep[w] |= row[w]
+        for q in range(P):  # planes += rep (one bit per guess); rep becomes the carry
+            pk = planes[q]
+            for w in range(W):
+                t = pk[w] & rep[w]
+                pk[w] ^= rep[w]
+                rep[w] = t
+    nb = np.full(G, n, np.int64)
+    one = np.uint64(1)
+    for q in range(P):
+        pk = planes[q]
+        for w in range(W):
+            x = pk[w]
+            if x == 0:
+                continue
+            base = w * 64
+            for t in range(min(64, G - base)):
+                nb[base + t] -= np.int64((x >> np.uint64(t)) & one) << q
+    isg = np.zeros(G, np.bool_)
+    for j in range(n):
+        g = arow[cands[j]]
+        isg[g] = mt[cands[j], g] == green
+    return nb, isg
 
 
 @njit(cache=True, nogil=True)

@@ -39,11 +39,13 @@ from numba import njit, prange, types
 from numba.typed import Dict
 
 from wordle_core.kernels.buckets import (
+    PAIR_COUNT_MAX,
     PAIRS_MAX,
     PRUNED_PAIRS_MAX,
     count_buckets,
     distinct_pairs,
     is_dense,
+    pair_counts,
     row_is_perfect,
 )
 from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraints)
@@ -340,7 +342,8 @@ def _store(memo, key, v: int, exact: int, g: int) -> None:
 
 @njit(cache=True, nogil=True)
 def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, width, exact, hard,
-          memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats, fr, rule):
+          memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats, fr, rule,
+          pairs):
     """Value of ``cands`` with ``d`` guesses left (exact if ``< beta``, else a bound >= beta).
 
     ``width`` guesses (best by the heuristic among the best by bound) are expanded at
@@ -361,7 +364,9 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     ``d`` is this node's, so nothing is allocated per guess. Hard mode: ``legal`` is
     ascending, ``fr[11][d]`` is its bitset and ``rule`` the rule's bitsets
     (:func:`wordle_core.kernels.hard.rule_bitsets`), from which each child's allowed rows
-    are found (:func:`wordle_core.kernels.hard.hard_filter_bits`).
+    are found (:func:`wordle_core.kernels.hard.hard_filter_bits`). ``pairs``: a
+    :func:`wordle_core.kernels.buckets.pair_cache`, with which the small sets of normal
+    mode are counted (:func:`wordle_core.kernels.buckets.pair_counts`; the same counts).
     """
     n = cands.shape[0]
     if n == 1:
@@ -407,7 +412,23 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     if lb_known == 2 * n:
         # no candidate splits perfectly; a non-candidate that does costs 2n, the bound.
         T = 3 * n - beta  # (as in 2. below)
-        if n <= PAIRS_MAX and exact and T >= 1 and not is_dense(MT, legal):
+        dense = is_dense(MT, legal)
+        if n <= PAIR_COUNT_MAX and dense and pairs[0].shape[0] > 0:
+            # small set, normal mode: count every guess by the answers' pairwise
+            # collision bitsets (pair_counts) and take the first perfect guess; if there
+            # is none, the counts serve the scan.
+            nb_all, isg_all = pair_counts(MT, cands, arow, green, pairs)
+            first = -1
+            for i in range(G):
+                if nb_all[i] == n:
+                    first = i
+                    break
+            stats[ST_CELLS] += n * (G if first < 0 else first + 1)
+            if first >= 0:
+                _store(memo, key, 2 * n, 1, legal[first])
+                return 2 * n
+            counted = True
+        elif n <= PAIRS_MAX and exact and T >= 1 and not dense:
             # small set in a cut-off proof, hard mode (the rows are gathered anyway): count
             # only the guesses that 2. below would not skip (their bound may be below
             # beta), and let the parent's counts stand in for the others, as 2. does. A
@@ -432,8 +453,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
         elif n <= PAIRS_MAX:
             # small set: count every guess's buckets a block at a time (SIMD) and stop
             # at the first perfect one; if there is none, the counts serve the scan.
-            nb_all, isg_all, first, done = distinct_pairs(MT, cands, legal,
-                                                           is_dense(MT, legal), green, True, 0)
+            nb_all, isg_all, first, done = distinct_pairs(MT, cands, legal, dense, green, True, 0)
             stats[ST_CELLS] += n * done
             if first >= 0:
                 _store(memo, key, 2 * n, 1, legal[first])
@@ -675,11 +695,11 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                                           fr[11][d - 1], fr[7][d])
                     v = solve(MT, codes, lcounts, arow, sub, fr[7][d][:nl], ng, nn, cub, ubs, d - 1,
                               cbeta, width, exact, hard, memo, est, green, n_pat, length, n_sym,
-                              scratch_c, scratch_t, seen, stats, fr, rule)
+                              scratch_c, scratch_t, seen, stats, fr, rule, pairs)
             else:
                 v = solve(MT, codes, lcounts, arow, sub, legal, cg, cn, cub, ubs, d - 1, cbeta, width,
                           exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c,
-                          scratch_t, seen, stats, fr, rule)
+                          scratch_t, seen, stats, fr, rule, pairs)
             acc += v
             if acc + rem >= limit:
                 cut = True

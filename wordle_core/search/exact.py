@@ -36,7 +36,7 @@ from wordle_core.game.rules import letter_counts
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
 from wordle_core.kernels import exact as kn
-from wordle_core.kernels.buckets import check_patterns, count_buckets
+from wordle_core.kernels.buckets import PAIR_SLOTS, check_patterns, count_buckets, pair_cache
 from wordle_core.kernels.buckets import transposed as transposed_matrix
 from wordle_core.kernels.hard import rows_bitset, rule_bitsets
 from wordle_core.search.hard import HardSolver
@@ -94,6 +94,12 @@ class ExactSolver:
     search decides whether it can win at all (:meth:`opener_wins`); a lost opener is then
     INF at once (the same answer, without the value search's refutation of every line).
     ``False`` searches every opener's value directly (the cross-check).
+    ``pair_slots``: how many answer pairs' collision bitsets (1.6 KiB each on ``wordle``)
+    normal mode keeps to count sets of at most 64 answers
+    (:func:`wordle_core.kernels.buckets.pair_counts`); ``None``: 65,536 for the exact
+    search, 8,192 for the width-limited one, 0 (off) in hard mode. 0 counts them by
+    pairwise compares instead: the same numbers, slower, less memory. (The cache holds
+    facts of the lexicon, not of positions: :meth:`reset` keeps it.)
     """
 
     lexicon: Lexicon
@@ -106,6 +112,7 @@ class ExactSolver:
     weight: float = 0.2
     memo_limit: int | None = None
     feasibility_first: bool = True
+    pair_slots: int | None = None
     stats: SearchStats = field(default_factory=SearchStats)
 
     def __post_init__(self) -> None:
@@ -130,6 +137,10 @@ class ExactSolver:
         self._rule = rule_bitsets(self._codes, self._lcounts) if self.hard else \
             (np.zeros((1, 1, 1), np.uint64), np.zeros((1, 1, 1), np.uint64))
         self._stats = np.zeros(8, np.int64)
+        if self.pair_slots is None:  # (hard mode's rows are gathered: pairwise compares)
+            self.pair_slots = 0 if self.hard else PAIR_SLOTS if self.exact else PAIR_SLOTS // 8
+        self._pairs = pair_cache(len(lex.answers), len(lex.guesses), self.pair_slots)
+        self.pair_slots = int(self._pairs[0].shape[0])  # (0: too many answers for one)
         rows = np.arange(len(lex.guesses), dtype=np.int32)
         if self.pool == "answers":
             rows = np.ascontiguousarray(lex.answer_rows.copy(), dtype=np.int32)
@@ -143,6 +154,12 @@ class ExactSolver:
         self._feasibility: HardSolver | None = None  # made on first use (hard mode)
         self._cg0 = np.full(lex.length, -1, np.int8)
         self._cn0 = np.zeros(len(lex.alphabet), np.uint8)
+
+    def pair_cache_stats(self) -> dict[str, int]:
+        """The pair cache's figures so far: ``slots``, pair rows ``made`` and rows
+        ``replaced`` (made in a row that held another pair)."""
+        used = self._pairs[3]
+        return {"slots": int(self.pair_slots), "made": int(used[0]), "replaced": int(used[1])}
 
     def reset(self) -> None:
         """Forget every memoised position (the next searches start from scratch)."""
@@ -220,7 +237,7 @@ class ExactSolver:
                 int(beta), int(self.width), bool(self.exact),
                 bool(self.hard), self._memo, self._est, self._green, lex.n_patterns,
                 lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t, self._seen,
-                self._stats, frames, self._rule)
+                self._stats, frames, self._rule, self._pairs)
         v = self._interruptible(args) if interruptible else kn.solve(*args)
         self._sync_stats()
         return int(v)
