@@ -7,7 +7,7 @@ answer pairs' collision bitsets, kept in a cache. The sets are the ones the sear
 meets: the buckets of random second guesses inside the buckets of an opener, from 3 to
 64 answers. Both sides count every guess of every set (the same numbers: checked), in
 one process, each timed over the sets of a size class; the new side first with a cold
-cache (the class's pairs made as they come, in a cache of 32,768 rows kept from class
+cache (the class's pairs made as they come, in a cache of 65,536 rows kept from class
 to class), then again, warm (pairs of a class beyond the cache's rows are made again).
 
 Printed per size class: µs per set for each side and their ratio, and the pairs made.

@@ -395,7 +395,7 @@ def distinct_pairs(mt, cands, rows, dense, green, stop_perfect, floor):
 
 
 PAIR_COUNT_MAX = 64  # candidate sets up to this size: pair_counts (normal mode)
-PAIR_SLOTS = 1 << 15  # pair rows a :func:`pair_cache` keeps by default (1.6 KiB each for 12,972 guesses)
+PAIR_SLOTS = 1 << 16  # pair rows a :func:`pair_cache` keeps by default (1.6 KiB each for 12,972 guesses)
 PAIR_SLOTS_MAX = (1 << 31) - 1  # (row numbers are int32, int16 up to 32,768 rows)
 PAIR_ANSWERS_MAX = 4096  # more answers: no pair cache (its slot map has an entry per pair)
 _PACK8 = np.uint64(0x0102040810204080)  # (8 bytes of 0/1) * _PACK8 >> 56: those 8 bits
