@@ -549,6 +549,7 @@ def test_pair_counts_give_the_same_search(wordle: Lexicon) -> None:
     assert with_pairs.stats.nodes == without.stats.nodes
     assert with_pairs.pair_cache_stats()["made"] > 0 and without.pair_cache_stats()["made"] == 0
     assert ExactSolver(lex, hard=True).pair_slots == 0  # (hard mode counts gathered rows)
+    assert ExactSolver(lex, pool="answers").pair_slots == 0  # (so does the answers pool)
 
 
 def test_pairs_count_stops_after_the_first_perfect_split(wordle: Lexicon) -> None:

@@ -97,7 +97,8 @@ class ExactSolver:
     ``pair_slots``: how many answer pairs' collision bitsets (1.6 KiB each on ``wordle``)
     normal mode keeps to count sets of at most 64 answers
     (:func:`wordle_core.kernels.buckets.pair_counts`); ``None``: 65,536 for the exact
-    search, 8,192 for the width-limited one, 0 (off) in hard mode. 0 counts them by
+    search, 8,192 for the width-limited one, 0 (off) in hard mode and with the
+    ``answers`` pool, whose guesses are gathered rows. 0 counts them by
     pairwise compares instead: the same numbers, slower, less memory. (The cache holds
     facts of the lexicon, not of positions: :meth:`reset` keeps it.)
     """
@@ -137,8 +138,9 @@ class ExactSolver:
         self._rule = rule_bitsets(self._codes, self._lcounts) if self.hard else \
             (np.zeros((1, 1, 1), np.uint64), np.zeros((1, 1, 1), np.uint64))
         self._stats = np.zeros(8, np.int64)
-        if self.pair_slots is None:  # (hard mode's rows are gathered: pairwise compares)
-            self.pair_slots = 0 if self.hard else PAIR_SLOTS if self.exact else PAIR_SLOTS // 8
+        if self.pair_slots is None:  # only every guess in order uses it (normal mode, all)
+            self.pair_slots = 0 if self.hard or self.pool != "all" else \
+                PAIR_SLOTS if self.exact else PAIR_SLOTS // 8
         self._pairs = pair_cache(len(lex.answers), len(lex.guesses), self.pair_slots)
         self.pair_slots = int(self._pairs[0].shape[0])  # (0: too many answers for one)
         rows = np.arange(len(lex.guesses), dtype=np.int32)
