@@ -6,8 +6,11 @@ worker meets a new opener only after many others, so this is the pessimistic fig
 ``--shared`` keeps one strategy for the whole sample, as a worker does; ``--verdicts``
 computes each opener's exact hard-mode verdict first (untimed), as a worker of
 ``configs/full.yaml`` does before it builds the opener's trees, so the feasibility memo
-that the verdicts fill is there for the strategy to use (hard mode only). CPU time
-(process) is printed next to wall time because the machines are shared.
+that the verdicts fill is there for the strategy to use (hard mode only). Trees are
+built as the pipelines build them (``Tree.build(..., timed=False)``: the strategy's
+compiled walk where it has one); ``--timed`` times every decision instead, as the
+CLI's ``tree`` command does (a Python call per position). CPU time (process) is
+printed next to wall time because the machines are shared.
 
 *new* is this tree; *old* is a checkout given by ``--old`` (omit it to measure this tree
 only). Each side runs in its own subprocess with ``PYTHONPATH`` set to its root, the JIT
@@ -39,7 +42,7 @@ TARGET_MS = {"normal": 60, "hard": 100}
 
 
 def worker(lexicon: str, mode: str, n_openers: int, seed: int, shared: bool,
-           verdicts: bool = False) -> None:
+           verdicts: bool = False, timed: bool = False) -> None:
     """Child process: one JSON line per tree (opener, CPU and wall ms, total, shape hash)."""
     import numpy as np
 
@@ -54,7 +57,8 @@ def worker(lexicon: str, mode: str, n_openers: int, seed: int, shared: bool,
     mat = pattern_matrix(lex)
     hard = mode == "hard"
     rows = np.random.default_rng(seed).permutation(len(lex.guesses))[:n_openers]
-    Tree.build(get_strategy("default"), GameState.new(lex, hard, mat), lex.guess_id(lex.answers[0]))
+    Tree.build(get_strategy("default"), GameState.new(lex, hard, mat), lex.guess_id(lex.answers[0]),
+               timed=timed)
     strat = get_strategy("default")
     for r in rows:
         if not shared:
@@ -62,7 +66,7 @@ def worker(lexicon: str, mode: str, n_openers: int, seed: int, shared: bool,
         if verdicts and hard:
             hard_verdict(lex, int(r), mat)
         c0, t0 = time.process_time(), time.perf_counter()
-        tree = Tree.build(strat, GameState.new(lex, hard, mat), int(r))
+        tree = Tree.build(strat, GameState.new(lex, hard, mat), int(r), timed=timed)
         cpu = (time.process_time() - c0) * 1000
         wall = (time.perf_counter() - t0) * 1000
         lengths = tree.lengths()
@@ -76,7 +80,8 @@ def worker(lexicon: str, mode: str, n_openers: int, seed: int, shared: bool,
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--worker"]:
-        worker(argv[1], argv[2], int(argv[3]), int(argv[4]), argv[5] == "1", argv[6:7] == ["1"])
+        worker(argv[1], argv[2], int(argv[3]), int(argv[4]), argv[5] == "1", argv[6:7] == ["1"],
+               argv[7:8] == ["1"])
         return 0
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lexicon", default="wordle")
@@ -86,6 +91,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--shared", action="store_true", help="one strategy (and memo) for the sample")
     ap.add_argument("--verdicts", action="store_true",
                     help="compute each opener's hard-mode verdict first, untimed (as the pipeline does)")
+    ap.add_argument("--timed", action="store_true",
+                    help="time every decision (a Python call per position, as the CLI's tree)")
     ap.add_argument("--old", help="root of an older checkout to compare against")
     args = ap.parse_args(argv)
     if args.openers < 1:
@@ -93,7 +100,8 @@ def main(argv: list[str] | None = None) -> int:
     sides = ([("old", args.old)] if args.old else []) + [("new", str(ROOT))]
     print(f"{args.lexicon}: `default` trees from {args.openers} seeded openers "
           f"({'one shared strategy' if args.shared else 'a fresh strategy per opener'}"
-          f"{', hard verdicts first' if args.verdicts else ''}); "
+          f"{', hard verdicts first' if args.verdicts else ''}"
+          f"{', every decision timed' if args.timed else ''}); "
           f"CPU ms per tree", flush=True)
     print(f"{'mode':<7}{'side':<5}{'mean':>9}{'median':>9}{'max':>10}{'wall mean':>11}"
           f"{'target':>8}{'lost':>6}", flush=True)
@@ -101,7 +109,8 @@ def main(argv: list[str] | None = None) -> int:
     for mode in [m for m in args.modes.split(",") if m]:
         res = {name: run_side(root, __file__, [args.lexicon, mode, str(args.openers), str(args.seed),
                                                   "1" if args.shared else "0",
-                                                  "1" if args.verdicts else "0"]) for name, root in sides}
+                                                  "1" if args.verdicts else "0",
+                                                  "1" if args.timed else "0"]) for name, root in sides}
         for name, rows in res.items():
             cpu = [r["cpu_ms"] for r in rows]
             print(f"{mode:<7}{name:<5}{statistics.fmean(cpu):>9.1f}{statistics.median(cpu):>9.1f}"

@@ -117,3 +117,70 @@ def test_known_lost_positions_skip_the_wider_searches_and_change_no_tree(monkeyp
     forget_solvers()
     assert warm == cold
     assert sum(skipped) - n_cold > n_cold  # the verdicts' memo proved more positions lost
+
+
+def _nodes(tree):
+    return (tree.guess, tree.parent, tree.pattern_in, tree.depth, tree.solved_at.tolist(),
+            tree.children)
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_the_compiled_walk_builds_the_trees_of_choosing_position_by_position(small_lex, hard):
+    """Untimed (as the pipelines build), a tree is one compiled walk of the search: the
+    nodes of the per-position walk, in the same order, from the first guess and from a
+    mid-game position, with a cold memo or one that other trees filled. Where a position
+    has no win within its guesses left at the strategy's width (width 1 in hard mode), the
+    walk steps aside and the strategy's wider searches build the same tree as before
+    (trap words, where hard mode loses games)."""
+    from conftest import trap_lexicon
+
+    from wordle_core.game.matrix import pattern_matrix
+    from wordle_core.game.state import GameState
+    from wordle_core.game.tree import Tree
+
+    mat = pattern_matrix(small_lex)
+    root = GameState.new(small_lex, hard, mat)
+    mid = root.play(small_lex.guess_id("salet") if "salet" in small_lex.guess_index else 0, 17)
+    traps = trap_lexicon("traps5", max_guesses=5)
+    trap_root = GameState.new(traps, hard, pattern_matrix(traps))
+    walked = stepped_aside = 0
+    for width in (16, 2, 1):
+        shared = get_strategy("default", width=width)
+        for state, rows in ((root, (0, 5, 333, len(small_lex.guesses) - 1)),
+                            (mid, tuple(int(r) for r in mid.legal_rows[::97][:4])),
+                            (trap_root, tuple(range(0, len(traps.guesses), 45)))):
+            if state is trap_root:  # (another lexicon: its own strategy)
+                shared = get_strategy("default", width=width)
+            for row in rows:
+                want = Tree.build(get_strategy("default", width=width), state, row)
+                cold = get_strategy("default", width=width)
+                arrays = cold.tree_arrays(state, row)
+                walked += arrays is not None
+                stepped_aside += arrays is None
+                assert _nodes(Tree.build(cold, state, row, timed=False)) == _nodes(want)
+                assert _nodes(Tree.build(shared, state, row, timed=False)) == _nodes(want)
+    assert walked >= 14
+    assert stepped_aside >= (3 if hard else 0)
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_the_compiled_walk_on_the_full_lexicon(wordle, hard):
+    """Full size: whole wordle trees of the compiled walk equal the per-position walk's,
+    from a good opener, a poor one, and a mid-game position; in hard mode TITER has a
+    position that width 16 cannot win, where the walk steps aside."""
+    from wordle_core.game.state import GameState
+    from wordle_core.game.tree import Tree
+
+    root = GameState.new(wordle, hard)
+    mid = root.play(wordle.guess_id("fuzzy"), wordle.answer_id("buxom"))
+    cases = [(root, "salet"), (root, "jumpy"), (mid, "bumph" if hard else "crate")]
+    if hard:
+        cases.append((root, "titer"))
+    for state, opener in cases:
+        strat = get_strategy("default")
+        arrays = strat.tree_arrays(state, wordle.guess_id(opener))
+        assert (arrays is None) == (opener == "titer")
+        want = Tree.build(get_strategy("default"), state, opener)
+        got = Tree.build(strat, state, opener, timed=False)
+        assert _nodes(got) == _nodes(want) and len(got.guess) > 100
+        assert (got.seconds == [0.0] * len(got.guess)) == (arrays is not None)

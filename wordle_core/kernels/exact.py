@@ -47,12 +47,14 @@ from wordle_core.kernels.buckets import (
     is_dense,
     pair_counts,
     row_is_perfect,
+    split_codes,
 )
 from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraints)
     capacity,
     filter_scratch,
     hard_filter,
     hard_filter_bits,
+    legal_subset,
     obligations_after,
 )
 
@@ -777,3 +779,131 @@ def lookup(memo, cands, d, hard, cg, cn):
     if key in memo:
         return memo[key]
     return (-1, 0, -1)
+
+
+# --- a whole tree of the width-limited search --------------------------------------------
+
+TREE_OK, TREE_NO_WIN, TREE_NO_PROGRESS = 0, 1, 2
+
+
+@njit(cache=True, nogil=True)
+def rows_bits_into(rows: np.ndarray, out: np.ndarray) -> None:
+    """``out``: the bitset of ``rows`` (bit ``r % 64`` of word ``r // 64``), the form of
+    :func:`wordle_core.kernels.hard.rows_bitset`."""
+    out[:] = 0
+    for i in range(rows.shape[0]):
+        r = rows[i]
+        out[r >> 6] |= np.uint64(1) << np.uint64(r & 63)
+
+
+@njit(cache=True, nogil=True)
+def _grow(a, size):
+    b = np.empty(max(2 * a.shape[0], size), a.dtype)
+    b[:a.shape[0]] = a
+    return b
+
+
+@njit(cache=True, nogil=True)
+def search_tree(MT, codes, lcounts, arow, opener, cands0, legal0, cg0, cn0, d0, depth_left, ub,
+                ubs, width, hard, memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t,
+                seen, stats, fr, rule, pairs):
+    """Every game from guess row ``opener`` against ``cands0``, each choice the best first
+    guess of the search (:func:`solve` at ``width``, not exact, no cut-off) at its position.
+
+    The nodes come in the order of :meth:`wordle_core.game.tree.Tree.build` (depth first,
+    lower patterns first; a bucket of one or two answers plays its first one):
+    ``(guess, parent, pattern_in, depth, solved_at, status)``, ``solved_at[answer]`` the
+    node whose guess is that answer (-1: not among ``cands0``). ``d0``: guesses left at
+    the root, so a child of a node at depth ``k`` has ``d0 - k`` left. ``status``:
+    :data:`TREE_OK`; :data:`TREE_NO_WIN` when a position has no win within its guesses
+    left at this width (the caller then plays the tree position by position, where the
+    strategy widens its search); :data:`TREE_NO_PROGRESS` past ``depth_left`` guesses.
+    Hard mode: ``legal0`` (ascending) and ``(cg0, cn0)`` are the root's allowed rows and
+    obligations; a child's are its parent's after the feedback (the NYT rule). The other
+    arguments are :func:`solve`'s, which every choice calls with them.
+    """
+    n_ans = MT.shape[0]
+    cap = 2 * cands0.shape[0] + 16
+    guess = np.empty(cap, np.int64)
+    parent = np.empty(cap, np.int64)
+    pat_in = np.empty(cap, np.int64)
+    depth = np.empty(cap, np.int64)
+    solved = np.full(n_ans, -1, np.int64)
+    n_nodes = 0
+    # the stack: candidates, allowed rows, obligations, (guess, parent, pattern, depth, small)
+    s_c = [cands0]
+    s_l = [legal0]
+    s_g = [cg0]
+    s_n = [cn0]
+    s_i = [(np.int64(opener), np.int64(-1), np.int64(-1), np.int64(1), False)]
+    while len(s_i) > 0:
+        cands = s_c.pop()
+        legal = s_l.pop()
+        cg = s_g.pop()
+        cn = s_n.pop()
+        g, par, pat, k, small = s_i.pop()
+        if n_nodes == guess.shape[0]:
+            guess = _grow(guess, n_nodes + 1)
+            parent = _grow(parent, n_nodes + 1)
+            pat_in = _grow(pat_in, n_nodes + 1)
+            depth = _grow(depth, n_nodes + 1)
+        node = n_nodes
+        guess[node] = g
+        parent[node] = par
+        pat_in[node] = pat
+        depth[node] = k
+        n_nodes += 1
+        out = (guess[:n_nodes], parent[:n_nodes], pat_in[:n_nodes], depth[:n_nodes], solved)
+        if k > depth_left:
+            return out, TREE_NO_PROGRESS
+        if small:  # g is cands[0], a candidate: it solves it; cands[1] (if any) comes next
+            solved[cands[0]] = node
+            if cands.shape[0] == 2:
+                s_c.append(cands[1:])
+                s_l.append(legal)
+                s_g.append(cg)
+                s_n.append(cn)
+                s_i.append((np.int64(arow[cands[1]]), np.int64(node), np.int64(MT[cands[1], g]),
+                            k + 1, True))
+            continue
+        pc = np.empty(cands.shape[0], np.int64)
+        for j in range(cands.shape[0]):
+            pc[j] = MT[cands[j], g]
+        grouped, starts, sizes, pats = split_codes(pc, cands, n_pat)
+        for b in range(pats.shape[0] - 1, -1, -1):
+            p = pats[b]
+            bucket = grouped[starts[b]:starts[b] + sizes[b]]
+            if p == green:
+                for j in range(bucket.shape[0]):
+                    solved[bucket[j]] = node
+                continue
+            if bucket.shape[0] <= 2:
+                s_c.append(bucket)
+                s_l.append(legal)
+                s_g.append(cg)
+                s_n.append(cn)
+                s_i.append((np.int64(arow[bucket[0]]), np.int64(node), p, k + 1, True))
+                continue
+            d = d0 - k
+            if d < 1:
+                return out, TREE_NO_WIN
+            if hard:
+                ccg = np.empty_like(cg)
+                ccn = np.empty_like(cn)
+                obligations_after(codes, g, p, cg, cn, ccg, ccn)
+                child_legal = legal_subset(legal, codes, lcounts, ccg, ccn)
+                rows_bits_into(child_legal, fr[11][d])
+            else:
+                ccg, ccn, child_legal = cg, cn, legal
+            solve(MT, codes, lcounts, arow, bucket, child_legal, ccg, ccn, ub, ubs, d, INF + 1,
+                  width, False, hard, memo, est, green, n_pat, length, n_sym, scratch_c,
+                  scratch_t, seen, stats, fr, rule, pairs)
+            e = lookup(memo, bucket, d, hard, ccg, ccn)
+            if e[1] != 1 or e[2] < 0:
+                return out, TREE_NO_WIN
+            s_c.append(bucket)
+            s_l.append(child_legal)
+            s_g.append(ccg)
+            s_n.append(ccn)
+            s_i.append((np.int64(e[2]), np.int64(node), p, k + 1, False))
+    return (guess[:n_nodes], parent[:n_nodes], pat_in[:n_nodes], depth[:n_nodes], solved), TREE_OK

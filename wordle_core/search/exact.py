@@ -34,7 +34,7 @@ from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.rules import letter_counts
 from wordle_core.game.state import GameState
-from wordle_core.game.tree import Tree
+from wordle_core.game.tree import MAX_DEPTH, Tree, TreeArrays
 from wordle_core.kernels import exact as kn
 from wordle_core.kernels.buckets import PAIR_SLOTS, check_patterns, count_buckets, pair_cache
 from wordle_core.kernels.buckets import transposed as transposed_matrix
@@ -417,6 +417,41 @@ class ExactSolver:
         """The optimal (or width-limited) tree from ``opener``, as a :class:`Tree`."""
         st = state or GameState.new(self.lexicon, self.hard, self.matrix)
         return Tree.build(_MemoStrategy(self), st, opener)
+
+    def tree_arrays(self, state: GameState, opener: int) -> TreeArrays | None:
+        """Every game from ``opener`` at ``state``, each choice this search's best guess
+        (:meth:`best_guess` with the state's guesses left), in one compiled walk
+        (:func:`wordle_core.kernels.exact.search_tree`): the nodes of :meth:`Tree.build`
+        with a chooser that calls :meth:`best_guess` at every position, in the same
+        order, without a Python call per position.
+
+        None where the walk does not apply and the caller must play position by
+        position: the ``answers`` pool, or a position with no win within its guesses
+        left at this search's width (where the ``default`` strategy widens the search).
+        The memo is emptied first when it holds more than ``memo_limit`` positions (once
+        per tree here, where :meth:`value` checks before every search).
+        """
+        if self.pool != "all":
+            return None
+        lex = self.lexicon
+        d0 = lex.max_guesses - state.turn
+        self._wait_abandoned()
+        if self.memo_limit is not None and len(self._memo) > self.memo_limit:
+            self.reset()
+        frames = self._frames_for(max(d0, 1))
+        cg, cn = self.obligations(state)
+        legal = self.pool_rows(state.legal_rows if self.hard else None)
+        cands = np.ascontiguousarray(state.candidates, dtype=np.int32)
+        nodes, status = kn.search_tree(
+            self._mt, self._codes, self._lcounts, self._arow, int(opener), cands, legal, cg, cn,
+            int(d0), MAX_DEPTH - state.turn, self._ub0, self._ub_scratch(max(d0, 1)),
+            int(self.width), bool(self.hard), self._memo, self._est, self._green,
+            lex.n_patterns, lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t,
+            self._seen, self._stats, frames, self._rule, self._pairs)
+        self._sync_stats()
+        if status != kn.TREE_OK:
+            return None
+        return TreeArrays(*nodes)
 
     def _sync_stats(self) -> None:
         s = self._stats

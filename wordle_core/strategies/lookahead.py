@@ -33,6 +33,7 @@ import numpy as np
 
 from wordle_core.errors import WordleError
 from wordle_core.game.state import GameState
+from wordle_core.game.tree import TreeArrays
 from wordle_core.search.exact import ExactSolver
 from wordle_core.search.hard import INFEASIBLE, solver_for
 from wordle_core.strategies.base import Strategy, register
@@ -75,6 +76,16 @@ class Lookahead(Strategy):
     def memo_size(self) -> int:
         """Positions held now: memoised choices plus the compiled memos' entries."""
         return super().memo_size() + sum(s.memo_size for s in self._solvers.values())
+
+    def tree_arrays(self, state: GameState, opener_row: int) -> TreeArrays | None:
+        """Every game from ``opener_row`` in one compiled walk of the width-limited search
+        (:meth:`~wordle_core.search.exact.ExactSolver.tree_arrays`), which
+        :meth:`~wordle_core.game.tree.Tree.build` uses when it does not time decisions:
+        the same nodes in the same order as choosing position by position. None (play
+        position by position) where a position has no win within its guesses left at
+        ``width``: the wider searches of :meth:`choose` are not in the walk.
+        """
+        return self.solver(state, self.width).tree_arrays(state, int(opener_row))
 
     def _choose(self, state: GameState) -> int:
         cands = np.ascontiguousarray(state.candidates, dtype=np.int32)
