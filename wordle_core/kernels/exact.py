@@ -853,9 +853,9 @@ def search_tree(MT, codes, lcounts, arow, opener, cands0, legal0, cg0, cn0, d0, 
         pat_in[node] = pat
         depth[node] = k
         n_nodes += 1
-        out = (guess[:n_nodes], parent[:n_nodes], pat_in[:n_nodes], depth[:n_nodes], solved)
         if k > depth_left:
-            return out, TREE_NO_PROGRESS
+            return (guess[:n_nodes], parent[:n_nodes], pat_in[:n_nodes], depth[:n_nodes],
+                    solved), TREE_NO_PROGRESS
         if small:  # g is cands[0], a candidate: it solves it; cands[1] (if any) comes next
             solved[cands[0]] = node
             if cands.shape[0] == 2:
@@ -886,7 +886,8 @@ def search_tree(MT, codes, lcounts, arow, opener, cands0, legal0, cg0, cn0, d0, 
                 continue
             d = d0 - k
             if d < 1:
-                return out, TREE_NO_WIN
+                return (guess[:n_nodes], parent[:n_nodes], pat_in[:n_nodes], depth[:n_nodes],
+                        solved), TREE_NO_WIN
             if hard:
                 ccg = np.empty_like(cg)
                 ccn = np.empty_like(cn)
@@ -900,7 +901,8 @@ def search_tree(MT, codes, lcounts, arow, opener, cands0, legal0, cg0, cn0, d0, 
                   scratch_t, seen, stats, fr, rule, pairs)
             e = lookup(memo, bucket, d, hard, ccg, ccn)
             if e[1] != 1 or e[2] < 0:
-                return out, TREE_NO_WIN
+                return (guess[:n_nodes], parent[:n_nodes], pat_in[:n_nodes], depth[:n_nodes],
+                        solved), TREE_NO_WIN
             s_c.append(bucket)
             s_l.append(child_legal)
             s_g.append(ccg)
