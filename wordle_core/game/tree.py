@@ -29,7 +29,7 @@ class Chooser(Protocol):
     the next guess row for a position; its ``name``, when it has one, labels the tree.
 
     A chooser may also offer ``tree_arrays(state, opener_row) -> TreeArrays | None``:
-    the whole tree at once (the greedy strategies' compiled walk), which
+    the whole tree at once (the greedy strategies' and ``default``'s compiled walks), which
     :meth:`Tree.build` uses when it is not asked to time each decision.
     """
 
