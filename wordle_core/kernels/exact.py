@@ -36,6 +36,7 @@ from __future__ import annotations
 
 import numpy as np
 from numba import njit, prange, types
+from numba.extending import overload
 from numba.typed import Dict
 
 from wordle_core.kernels.buckets import (
@@ -47,16 +48,15 @@ from wordle_core.kernels.buckets import (
     is_dense,
     pair_counts,
     row_is_perfect,
-    split_codes,
 )
 from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraints)
     capacity,
     filter_scratch,
     hard_filter,
     hard_filter_bits,
-    legal_subset,
     obligations_after,
 )
+from wordle_core.kernels.walk import choice, walk_tree
 
 INF = 1 << 40
 KEY_TYPE = types.UniTuple(types.int64, 2)
@@ -783,8 +783,6 @@ def lookup(memo, cands, d, hard, cg, cn):
 
 # --- a whole tree of the width-limited search --------------------------------------------
 
-TREE_OK, TREE_NO_WIN, TREE_NO_PROGRESS = 0, 1, 2
-
 
 @njit(cache=True, nogil=True)
 def rows_bits_into(rows: np.ndarray, out: np.ndarray) -> None:
@@ -796,116 +794,50 @@ def rows_bits_into(rows: np.ndarray, out: np.ndarray) -> None:
         out[r >> 6] |= np.uint64(1) << np.uint64(r & 63)
 
 
-@njit(cache=True, nogil=True)
-def _grow(a, size):
-    b = np.empty(max(2 * a.shape[0], size), a.dtype)
-    b[:a.shape[0]] = a
-    return b
+@overload(choice, jit_options={"cache": True, "nogil": True})
+def _tree_choice(how, cands, legal, cg, cn, d):
+    """The search's best first guess at a position, as
+    :func:`wordle_core.kernels.walk.walk_tree` asks for a choice (``how``: the 21
+    arguments of :func:`search_tree` that :func:`solve` reads): :func:`solve` at the
+    width in ``how`` (not exact, no cut-off), then the guess its memo holds; -1 where
+    there is no win within the ``d`` guesses left (or none are left)."""
+    if not (isinstance(how, types.BaseTuple) and len(how) == 21):
+        return None
+
+    def impl(how, cands, legal, cg, cn, d):
+        (MT, codes, lcounts, arow, ub, ubs, width, hard, memo, est, green, n_pat, length, n_sym,
+         scratch_c, scratch_t, seen, stats, fr, rule, pairs) = how
+        if d < 1:
+            return -1
+        if hard:  # (the search finds its children's rows from this bitset)
+            rows_bits_into(legal, fr[11][d])
+        solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, INF + 1, width, False,
+              hard, memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats, fr,
+              rule, pairs)
+        e = lookup(memo, cands, d, hard, cg, cn)
+        if e[1] != 1 or e[2] < 0:
+            return -1
+        return e[2]
+    return impl
 
 
-@njit(cache=True, nogil=True)
-def search_tree(MT, codes, lcounts, arow, opener, cands0, legal0, cg0, cn0, d0, depth_left, ub,
-                ubs, width, hard, memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t,
-                seen, stats, fr, rule, pairs):
+def search_tree(mat, MT, codes, lcounts, arow, opener, cands0, legal0, cg0, cn0, d0, depth_left,
+                ub, ubs, width, hard, memo, est, green, n_pat, length, n_sym, scratch_c,
+                scratch_t, seen, stats, fr, rule, pairs):
     """Every game from guess row ``opener`` against ``cands0``, each choice the best first
-    guess of the search (:func:`solve` at ``width``, not exact, no cut-off) at its position.
+    guess of the search (:func:`solve` at ``width``, not exact, no cut-off) at its
+    position: one compiled walk (:func:`wordle_core.kernels.walk.walk_tree`, which
+    documents the order, the nodes and ``status``; ``mat`` is guesses x answers). Called
+    from Python, so the walk and its chooser are compiled and cached together.
 
-    The nodes come in the order of :meth:`wordle_core.game.tree.Tree.build` (depth first,
-    lower patterns first; a bucket of one or two answers plays its first one):
-    ``(guess, parent, pattern_in, depth, solved_at, status)``, ``solved_at[answer]`` the
-    node whose guess is that answer (-1: not among ``cands0``). ``d0``: guesses left at
-    the root, so a child of a node at depth ``k`` has ``d0 - k`` left. ``status``:
-    :data:`TREE_OK`; :data:`TREE_NO_WIN` when a position has no win within its guesses
-    left at this width (the caller then plays the tree position by position, where the
-    strategy widens its search); :data:`TREE_NO_PROGRESS` past ``depth_left`` guesses.
-    Hard mode: ``legal0`` (ascending) and ``(cg0, cn0)`` are the root's allowed rows and
-    obligations; a child's are its parent's after the feedback (the NYT rule). The other
-    arguments are :func:`solve`'s, which every choice calls with them.
+    ``d0``: guesses left at the root. ``status`` is
+    :data:`~wordle_core.kernels.walk.TREE_NO_CHOICE` when a position has no win within
+    its guesses left at this width: the caller then plays the tree position by position,
+    where the ``default`` strategy widens its search. Hard mode: ``legal0`` (ascending)
+    and ``(cg0, cn0)`` are the root's allowed rows and obligations. The other arguments
+    are :func:`solve`'s, which every choice calls with them.
     """
-    n_ans = MT.shape[0]
-    cap = 2 * cands0.shape[0] + 16
-    guess = np.empty(cap, np.int64)
-    parent = np.empty(cap, np.int64)
-    pat_in = np.empty(cap, np.int64)
-    depth = np.empty(cap, np.int64)
-    solved = np.full(n_ans, -1, np.int64)
-    n_nodes = 0
-    # the stack: candidates, allowed rows, obligations, (guess, parent, pattern, depth, small)
-    s_c = [cands0]
-    s_l = [legal0]
-    s_g = [cg0]
-    s_n = [cn0]
-    s_i = [(np.int64(opener), np.int64(-1), np.int64(-1), np.int64(1), False)]
-    while len(s_i) > 0:
-        cands = s_c.pop()
-        legal = s_l.pop()
-        cg = s_g.pop()
-        cn = s_n.pop()
-        g, par, pat, k, small = s_i.pop()
-        if n_nodes == guess.shape[0]:
-            guess = _grow(guess, n_nodes + 1)
-            parent = _grow(parent, n_nodes + 1)
-            pat_in = _grow(pat_in, n_nodes + 1)
-            depth = _grow(depth, n_nodes + 1)
-        node = n_nodes
-        guess[node] = g
-        parent[node] = par
-        pat_in[node] = pat
-        depth[node] = k
-        n_nodes += 1
-        if k > depth_left:
-            return (guess[:n_nodes], parent[:n_nodes], pat_in[:n_nodes], depth[:n_nodes],
-                    solved), TREE_NO_PROGRESS
-        if small:  # g is cands[0], a candidate: it solves it; cands[1] (if any) comes next
-            solved[cands[0]] = node
-            if cands.shape[0] == 2:
-                s_c.append(cands[1:])
-                s_l.append(legal)
-                s_g.append(cg)
-                s_n.append(cn)
-                s_i.append((np.int64(arow[cands[1]]), np.int64(node), np.int64(MT[cands[1], g]),
-                            k + 1, True))
-            continue
-        pc = np.empty(cands.shape[0], np.int64)
-        for j in range(cands.shape[0]):
-            pc[j] = MT[cands[j], g]
-        grouped, starts, sizes, pats = split_codes(pc, cands, n_pat)
-        for b in range(pats.shape[0] - 1, -1, -1):
-            p = pats[b]
-            bucket = grouped[starts[b]:starts[b] + sizes[b]]
-            if p == green:
-                for j in range(bucket.shape[0]):
-                    solved[bucket[j]] = node
-                continue
-            if bucket.shape[0] <= 2:
-                s_c.append(bucket)
-                s_l.append(legal)
-                s_g.append(cg)
-                s_n.append(cn)
-                s_i.append((np.int64(arow[bucket[0]]), np.int64(node), p, k + 1, True))
-                continue
-            d = d0 - k
-            if d < 1:
-                return (guess[:n_nodes], parent[:n_nodes], pat_in[:n_nodes], depth[:n_nodes],
-                        solved), TREE_NO_WIN
-            if hard:
-                ccg = np.empty_like(cg)
-                ccn = np.empty_like(cn)
-                obligations_after(codes, g, p, cg, cn, ccg, ccn)
-                child_legal = legal_subset(legal, codes, lcounts, ccg, ccn)
-                rows_bits_into(child_legal, fr[11][d])
-            else:
-                ccg, ccn, child_legal = cg, cn, legal
-            solve(MT, codes, lcounts, arow, bucket, child_legal, ccg, ccn, ub, ubs, d, INF + 1,
-                  width, False, hard, memo, est, green, n_pat, length, n_sym, scratch_c,
-                  scratch_t, seen, stats, fr, rule, pairs)
-            e = lookup(memo, bucket, d, hard, ccg, ccn)
-            if e[1] != 1 or e[2] < 0:
-                return (guess[:n_nodes], parent[:n_nodes], pat_in[:n_nodes], depth[:n_nodes],
-                        solved), TREE_NO_WIN
-            s_c.append(bucket)
-            s_l.append(child_legal)
-            s_g.append(ccg)
-            s_n.append(ccn)
-            s_i.append((np.int64(e[2]), np.int64(node), p, k + 1, False))
-    return (guess[:n_nodes], parent[:n_nodes], pat_in[:n_nodes], depth[:n_nodes], solved), TREE_OK
+    how = (MT, codes, lcounts, arow, ub, ubs, width, hard, memo, est, green, n_pat, length,
+           n_sym, scratch_c, scratch_t, seen, stats, fr, rule, pairs)
+    return walk_tree(how, mat, arow, codes, lcounts, opener, cands0, legal0, cg0,
+                     cn0, hard, d0, depth_left, n_pat)

@@ -37,7 +37,8 @@ same ``s log2 s`` table, summed in the same order by the same bucket kernels), p
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import overload
 
 from wordle_core.kernels.buckets import (
     COUNT_PATTERNS_MAX,
@@ -50,9 +51,8 @@ from wordle_core.kernels.buckets import (
     distinct_pairs,
     row_is_perfect,
     rows_kernel,
-    split_codes,
 )
-from wordle_core.kernels.hard import legal_subset, obligations_after
+from wordle_core.kernels.walk import TREE_OK, choice, walk_tree
 
 ENTROPY, EXPECTED_SIZE, MINIMAX, PARTITIONS = 0, 1, 2, 3  # the measures, as the kernels name them
 PROBE = 16  # guesses scored in full first, for the key that rules the others out
@@ -262,17 +262,26 @@ def choose(mat, mt, has_mt, arow, rows, dense, cands, kind, log2n_table, xlogx, 
 # --- the tree ------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
-def _grow(a, size):
-    b = np.empty(max(2 * a.shape[0], size), a.dtype)
-    b[:a.shape[0]] = a
-    return b
+@overload(choice, jit_options={"cache": True, "nogil": True})
+def _tree_choice(how, cands, legal, greens, need, d):
+    """:func:`choose` as :func:`wordle_core.kernels.walk.walk_tree` asks for a choice
+    (``how``: the 9 arguments of :func:`greedy_tree` that :func:`choose` reads)."""
+    if not (isinstance(how, types.BaseTuple) and len(how) == 9):
+        return None
+
+    def impl(how, cands, legal, greens, need, d):
+        mat, mt, has_mt, arow, kind, log2n_table, xlogx, rule_out, sc = how
+        return choose(mat, mt, has_mt, arow, legal, legal.shape[0] == mat.shape[0], cands, kind,
+                      log2n_table, xlogx, rule_out, sc)
+    return impl
 
 
-@njit(cache=True, nogil=True)
 def greedy_tree(mat, mt, has_mt, arow, codes, counts, opener, cands0, legal0, greens0, need0, hard, kind,
                 log2n_table, xlogx, rule_out, depth_left, sc):
-    """Every game of the measure ``kind`` from guess row ``opener`` against ``cands0``.
+    """Every game of the measure ``kind`` from guess row ``opener`` against ``cands0``:
+    :func:`choose` at every position of one compiled walk
+    (:func:`wordle_core.kernels.walk.walk_tree`; this is its Python entry, so the walk
+    and the chooser it is given are compiled and cached together).
 
     The nodes come in the order of :meth:`wordle_core.game.tree.Tree.build` (depth first,
     lower patterns first): ``(guess, parent, pattern_in, depth, solved_at, ok)`` with
@@ -283,81 +292,8 @@ def greedy_tree(mat, mt, has_mt, arow, codes, counts, opener, cands0, legal0, gr
     parent's filtered by the obligations after its feedback. Normal mode: ``legal0`` is
     every guess.
     """
-    G = mat.shape[0]
-    n_pat = sc[1].shape[0]
-    green = n_pat - 1
-    cap = 2 * cands0.shape[0] + 16
-    guess = np.empty(cap, np.int64)
-    parent = np.empty(cap, np.int64)
-    pat_in = np.empty(cap, np.int64)
-    depth = np.empty(cap, np.int64)
-    solved = np.full(mat.shape[1], -1, np.int64)
-    n_nodes = 0
-    # the stack: candidates, legal rows, obligations, and (guess, parent, pattern, depth, small)
-    s_c = [cands0]
-    s_l = [legal0]
-    s_g = [greens0]
-    s_n = [need0]
-    s_i = [(opener, -1, -1, 1, False)]
-    while len(s_i) > 0:
-        cands = s_c.pop()
-        legal = s_l.pop()
-        greens = s_g.pop()
-        need = s_n.pop()
-        g, par, pat, d, small = s_i.pop()
-        if n_nodes == guess.shape[0]:
-            guess = _grow(guess, n_nodes + 1)
-            parent = _grow(parent, n_nodes + 1)
-            pat_in = _grow(pat_in, n_nodes + 1)
-            depth = _grow(depth, n_nodes + 1)
-        node = n_nodes
-        guess[node] = g
-        parent[node] = par
-        pat_in[node] = pat
-        depth[node] = d
-        n_nodes += 1
-        if d > depth_left:
-            return guess[:n_nodes], parent[:n_nodes], pat_in[:n_nodes], depth[:n_nodes], solved, False
-        if small:  # g is cands[0], a candidate: it solves it; cands[1] (if any) comes next
-            solved[cands[0]] = node
-            if cands.shape[0] == 2:
-                s_c.append(cands[1:])
-                s_l.append(legal)
-                s_g.append(greens)
-                s_n.append(need)
-                s_i.append((arow[cands[1]], node, np.int64(mat[g, cands[1]]), d + 1, True))
-            continue
-        pc = np.empty(cands.shape[0], np.int64)
-        for j in range(cands.shape[0]):
-            pc[j] = mat[g, cands[j]]
-        grouped, starts, sizes, pats = split_codes(pc, cands, n_pat)
-        for k in range(pats.shape[0] - 1, -1, -1):
-            p = pats[k]
-            bucket = grouped[starts[k]:starts[k] + sizes[k]]
-            if p == green:
-                for j in range(bucket.shape[0]):
-                    solved[bucket[j]] = node
-                continue
-            if bucket.shape[0] <= 2:
-                s_c.append(bucket)
-                s_l.append(legal)
-                s_g.append(greens)
-                s_n.append(need)
-                s_i.append((arow[bucket[0]], node, p, d + 1, True))
-                continue
-            if hard:
-                cg = np.empty_like(greens)
-                cn = np.empty_like(need)
-                obligations_after(codes, g, p, greens, need, cg, cn)
-                child_legal = legal_subset(legal, codes, counts, cg, cn)
-            else:
-                cg, cn, child_legal = greens, need, legal
-            nxt = choose(mat, mt, has_mt, arow, child_legal, child_legal.shape[0] == G, bucket, kind,
-                         log2n_table, xlogx, rule_out, sc)
-            s_c.append(bucket)
-            s_l.append(child_legal)
-            s_g.append(cg)
-            s_n.append(cn)
-            s_i.append((nxt, node, p, d + 1, False))
-    return guess[:n_nodes], parent[:n_nodes], pat_in[:n_nodes], depth[:n_nodes], solved, True
-
+    how = (mat, mt, has_mt, arow, kind, log2n_table, xlogx, rule_out, sc)
+    nodes, status = walk_tree(how, mat, arow, codes, counts, opener, cands0, legal0,
+                              greens0, need0, hard, 0, depth_left, sc[1].shape[0])
+    guess, parent, pat_in, depth, solved = nodes
+    return guess, parent, pat_in, depth, solved, status == TREE_OK

@@ -39,6 +39,7 @@ from wordle_core.kernels import exact as kn
 from wordle_core.kernels.buckets import PAIR_SLOTS, check_patterns, count_buckets, pair_cache
 from wordle_core.kernels.buckets import transposed as transposed_matrix
 from wordle_core.kernels.hard import rows_bitset, rule_bitsets
+from wordle_core.kernels.walk import TREE_OK
 from wordle_core.search.hard import HardSolver
 
 INF = kn.INF
@@ -443,13 +444,14 @@ class ExactSolver:
         legal = self.pool_rows(state.legal_rows if self.hard else None)
         cands = np.ascontiguousarray(state.candidates, dtype=np.int32)
         nodes, status = kn.search_tree(
-            self._mt, self._codes, self._lcounts, self._arow, int(opener), cands, legal, cg, cn,
-            int(d0), MAX_DEPTH - state.turn, self._ub0, self._ub_scratch(max(d0, 1)),
+            np.asarray(self.matrix), self._mt, self._codes, self._lcounts, self._arow,
+            int(opener), cands, legal, cg, cn, int(d0), MAX_DEPTH - state.turn, self._ub0,
+            self._ub_scratch(max(d0, 1)),
             int(self.width), bool(self.hard), self._memo, self._est, self._green,
             lex.n_patterns, lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t,
             self._seen, self._stats, frames, self._rule, self._pairs)
         self._sync_stats()
-        if status != kn.TREE_OK:
+        if status != TREE_OK:
             return None
         return TreeArrays(*nodes)
 
