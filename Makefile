@@ -8,7 +8,7 @@ STAMP   := $(VENV)/.installed-stamp
 DEV_STAMP := $(VENV)/.installed-dev-stamp
 PYTHON  ?= python3
 
-.PHONY: run test lint bench clean
+.PHONY: run test lint bench clean clean-kernels
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -34,5 +34,9 @@ lint: $(DEV_STAMP)
 bench: $(STAMP)
 	for f in matrix simulate strategies eliminated; do $(PY) benchmarks/bench_$$f.py || exit 1; done
 
-clean:
+# numba's cache checks only each compiled function's own file, not its callees' files
+clean-kernels:
+	find wordle_core -name '*.nbi' -delete -o -name '*.nbc' -delete
+
+clean: clean-kernels
 	rm -rf $(VENV) .pytest_cache .ruff_cache
