@@ -184,3 +184,27 @@ def test_the_compiled_walk_on_the_full_lexicon(wordle, hard):
         got = Tree.build(strat, state, opener, timed=False)
         assert _nodes(got) == _nodes(want) and len(got.guess) > 100
         assert (got.seconds == [0.0] * len(got.guess)) == (arrays is not None)
+
+
+@pytest.mark.parametrize("hard", [False, True])
+def test_an_exact_solvers_walk_is_its_optimal_tree(small_lex, hard):
+    """The walk asks the solver it belongs to: an exact solver's walk is its optimal tree
+    (:meth:`ExactSolver.tree`, position by position), a width-limited solver's is its
+    own. At width 1 the two differ from CHIEF (914 and 916 guesses in normal mode), so a
+    walk that ignored ``exact`` would show it."""
+    from wordle_core.game.state import GameState
+    from wordle_core.search.exact import ExactSolver
+
+    state = GameState.new(small_lex, hard)
+    opener = small_lex.guess_id("chief")
+    totals = {}
+    for exact in (True, False):
+        want = ExactSolver(small_lex, hard=hard, exact=exact, width=1).tree(opener)
+        solver = ExactSolver(small_lex, hard=hard, exact=exact, width=1)
+        assert solver.tree_arrays(state, opener) is not None
+        got = ExactSolver(small_lex, hard=hard, exact=exact, width=1).tree(opener, timed=False)
+        assert _nodes(got) == _nodes(want)
+        assert got.seconds == [0.0] * len(got.guess) and sum(want.seconds) > 0
+        totals[exact] = int(got.lengths().sum())
+    if not hard:
+        assert totals == {True: 914, False: 916}

@@ -797,21 +797,21 @@ def rows_bits_into(rows: np.ndarray, out: np.ndarray) -> None:
 @overload(choice, jit_options={"cache": True, "nogil": True})
 def _tree_choice(how, cands, legal, cg, cn, d):
     """The search's best first guess at a position, as
-    :func:`wordle_core.kernels.walk.walk_tree` asks for a choice (``how``: the 21
-    arguments of :func:`search_tree` that :func:`solve` reads): :func:`solve` at the
-    width in ``how`` (not exact, no cut-off), then the guess its memo holds; -1 where
+    :func:`wordle_core.kernels.walk.walk_tree` asks for a choice (``how``: the 22
+    arguments of :func:`search_tree` that :func:`solve` reads): :func:`solve` as ``how``
+    sets it (width, exact or not; no cut-off), then the guess its memo holds; -1 where
     there is no win within the ``d`` guesses left (or none are left)."""
-    if not (isinstance(how, types.BaseTuple) and len(how) == 21):
+    if not (isinstance(how, types.BaseTuple) and len(how) == 22):
         return None
 
     def impl(how, cands, legal, cg, cn, d):
-        (MT, codes, lcounts, arow, ub, ubs, width, hard, memo, est, green, n_pat, length, n_sym,
-         scratch_c, scratch_t, seen, stats, fr, rule, pairs) = how
+        (MT, codes, lcounts, arow, ub, ubs, width, exact, hard, memo, est, green, n_pat, length,
+         n_sym, scratch_c, scratch_t, seen, stats, fr, rule, pairs) = how
         if d < 1:
             return -1
         if hard:  # (the search finds its children's rows from this bitset)
             rows_bits_into(legal, fr[11][d])
-        solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, INF + 1, width, False,
+        solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, INF + 1, width, exact,
               hard, memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats, fr,
               rule, pairs)
         e = lookup(memo, cands, d, hard, cg, cn)
@@ -822,22 +822,22 @@ def _tree_choice(how, cands, legal, cg, cn, d):
 
 
 def search_tree(mat, MT, codes, lcounts, arow, opener, cands0, legal0, cg0, cn0, d0, depth_left,
-                ub, ubs, width, hard, memo, est, green, n_pat, length, n_sym, scratch_c,
+                ub, ubs, width, exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c,
                 scratch_t, seen, stats, fr, rule, pairs):
     """Every game from guess row ``opener`` against ``cands0``, each choice the best first
-    guess of the search (:func:`solve` at ``width``, not exact, no cut-off) at its
+    guess of the search (:func:`solve` at ``width``, ``exact`` or not, no cut-off) at its
     position: one compiled walk (:func:`wordle_core.kernels.walk.walk_tree`, which
     documents the order, the nodes and ``status``; ``mat`` is guesses x answers). Called
     from Python, so the walk and its chooser are compiled and cached together.
 
     ``d0``: guesses left at the root. ``status`` is
     :data:`~wordle_core.kernels.walk.TREE_NO_CHOICE` when a position has no win within
-    its guesses left at this width: the caller then plays the tree position by position,
-    where the ``default`` strategy widens its search. Hard mode: ``legal0`` (ascending)
+    its guesses left (at this width, when not exact): the caller then plays the tree
+    position by position, where the ``default`` strategy widens its search. Hard mode: ``legal0`` (ascending)
     and ``(cg0, cn0)`` are the root's allowed rows and obligations. The other arguments
     are :func:`solve`'s, which every choice calls with them.
     """
-    how = (MT, codes, lcounts, arow, ub, ubs, width, hard, memo, est, green, n_pat, length,
-           n_sym, scratch_c, scratch_t, seen, stats, fr, rule, pairs)
+    how = (MT, codes, lcounts, arow, ub, ubs, width, exact, hard, memo, est, green, n_pat,
+           length, n_sym, scratch_c, scratch_t, seen, stats, fr, rule, pairs)
     return walk_tree(how, mat, arow, codes, lcounts, opener, cands0, legal0, cg0,
                      cn0, hard, d0, depth_left, n_pat)

@@ -45,7 +45,7 @@ def choice(how, cands, legal, greens, need, d):
     and guesses left), or -1 where the chooser has none. Compiled only: each chooser
     registers its implementation for its ``how`` with ``numba.extending.overload``
     (:mod:`wordle_core.kernels.greedy`: a tuple of 9; :mod:`wordle_core.kernels.exact`:
-    a tuple of 21)."""
+    a tuple of 22)."""
     raise NotImplementedError("choice is compiled only: call walk_tree")
 
 

@@ -414,10 +414,13 @@ class ExactSolver:
                                 self._green, lex.n_patterns, bool(self.hard), lex.length,
                                 len(lex.alphabet))
 
-    def tree(self, opener: int, state: GameState | None = None) -> Tree:
-        """The optimal (or width-limited) tree from ``opener``, as a :class:`Tree`."""
+    def tree(self, opener: int, state: GameState | None = None, timed: bool = True) -> Tree:
+        """The optimal (or width-limited) tree from ``opener``, as a :class:`Tree`.
+
+        ``timed=False``: one compiled walk (:meth:`tree_arrays`) where it applies, the
+        same nodes without a decision time per node."""
         st = state or GameState.new(self.lexicon, self.hard, self.matrix)
-        return Tree.build(_MemoStrategy(self), st, opener)
+        return Tree.build(_MemoStrategy(self), st, opener, timed=timed)
 
     def tree_arrays(self, state: GameState, opener: int) -> TreeArrays | None:
         """Every game from ``opener`` at ``state``, each choice this search's best guess
@@ -447,9 +450,9 @@ class ExactSolver:
             np.asarray(self.matrix), self._mt, self._codes, self._lcounts, self._arow,
             int(opener), cands, legal, cg, cn, int(d0), MAX_DEPTH - state.turn, self._ub0,
             self._ub_scratch(max(d0, 1)),
-            int(self.width), bool(self.hard), self._memo, self._est, self._green,
-            lex.n_patterns, lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t,
-            self._seen, self._stats, frames, self._rule, self._pairs)
+            int(self.width), bool(self.exact), bool(self.hard), self._memo, self._est,
+            self._green, lex.n_patterns, lex.length, len(lex.alphabet), self._scratch_c,
+            self._scratch_t, self._seen, self._stats, frames, self._rule, self._pairs)
         self._sync_stats()
         if status != TREE_OK:
             return None
@@ -466,6 +469,9 @@ class _MemoStrategy:
     def __init__(self, solver: ExactSolver) -> None:
         self.solver = solver
         self.name = "optimal" if solver.exact else "default"
+
+    def tree_arrays(self, state: GameState, opener_row: int) -> TreeArrays | None:
+        return self.solver.tree_arrays(state, opener_row)
 
     def choose(self, state: GameState) -> int:
         s = self.solver
