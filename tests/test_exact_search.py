@@ -400,6 +400,7 @@ def test_bitset_hard_filter_matches_the_rule(small_lex: Lexicon, wordle: Lexicon
     and its output bitset is the bitset of those rows (the child's, for its children)."""
     from wordle_core.game.matrix import pattern_matrix
     from wordle_core.game.rules import letter_counts
+    from wordle_core.kernels import exact as kn
     from wordle_core.kernels.hard import (
         filter_scratch,
         hard_filter_bits,
@@ -440,6 +441,9 @@ def test_bitset_hard_filter_matches_the_rule(small_lex: Lexicon, wordle: Lexicon
         k = hard_filter_bits(rows_bitset(parent, G), codes, b, pb, green, least, sc, bits, out)
         assert out[:k].tolist() == ref
         assert np.array_equal(bits, rows_bitset(out[:k], G))
+        compiled = np.full_like(bits, 7)  # (stale words must be cleared)
+        kn.rows_bits_into(out[:k], compiled)  # the solver's compiled form of rows_bitset
+        assert np.array_equal(compiled, bits)
         assert hard_filter_into(parent, codes, counts, b, pb, sc, out2) == k
         assert out2[:k].tolist() == ref
         checked += bool(ref)

@@ -38,7 +38,7 @@ from wordle_core.game.tree import MAX_DEPTH, Tree, TreeArrays
 from wordle_core.kernels import exact as kn
 from wordle_core.kernels.buckets import PAIR_SLOTS, check_patterns, count_buckets, pair_cache
 from wordle_core.kernels.buckets import transposed as transposed_matrix
-from wordle_core.kernels.hard import rows_bitset, rule_bitsets
+from wordle_core.kernels.hard import rule_bitsets
 from wordle_core.kernels.walk import TREE_OK
 from wordle_core.search.hard import HardSolver
 
@@ -234,7 +234,7 @@ class ExactSolver:
             legal = np.ascontiguousarray(legal, dtype=np.int32)
             if legal.size > 1 and not bool(np.all(legal[1:] > legal[:-1])):
                 legal = np.unique(legal)  # (ascending, as the bitsets list them)
-            frames[11][int(d)] = rows_bitset(legal, len(lex.guesses))
+            kn.rows_bits_into(legal, frames[11][int(d)])
         args = (self._mt, self._codes, self._lcounts, self._arow, cands, legal, cg, cn,
                 self._ub0 if ub is None else ub, self._ub_scratch(int(d)), int(d),
                 int(beta), int(self.width), bool(self.exact),
