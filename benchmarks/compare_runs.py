@@ -79,6 +79,9 @@ def main(argv: list[str] | None = None) -> int:
         print(f"hard_verdicts without {', '.join(MEASURED)}: "
               f"{'identical' if same else 'DIFFERENT'} ({len(a):,} / {len(b):,} records)")
         (n0, s0, k0), (n1, s1, k1) = search_totals(a), search_totals(b)
+        if not (s0 and s1 and k0 and k1):  # a run without the exact verdict search
+            print(f"verdict search: no exact search timed ({n0:,} / {n1:,} openers)")
+            return 0
         print(f"verdict search, {n0:,} / {n1:,} openers: {s0:,.1f} -> {s1:,.1f} s "
               f"({s1 / s0:.2f}x), nodes {k0:,} -> {k1:,} ({k1 / k0:.3f}x), "
               f"time per node {1e3 * s0 / k0:.3f} -> {1e3 * s1 / k1:.3f} ms "
