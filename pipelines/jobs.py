@@ -244,6 +244,20 @@ def implied_feasible(cfg: JobConfig) -> tuple[str, tuple[str, ...]] | None:
     return sup.name, tuple(sorted(w for w, v in table.items() if v == "feasible"))
 
 
+def tree_cpu(counters: dict[str, int]) -> dict[tuple[str, str], tuple[float, int]]:
+    """``{(strategy, mode): (CPU-ms per tree, trees)}`` of the trees a run built (counted
+    by :class:`~pipelines.transforms.PlayOpenerFn`; shards reused by ``--resume`` are
+    not in it), by strategy, normal mode first."""
+    out: dict[tuple[str, str], tuple[float, int]] = {}
+    for name, n in counters.items():
+        if not name.startswith("trees:") or n <= 0:
+            continue
+        _, strategy, mode = name.split(":", 2)
+        us = counters.get(transforms.tree_cpu_counter(strategy, mode), 0)
+        out[(strategy, mode)] = (us / 1000 / n, n)
+    return dict(sorted(out.items(), key=lambda kv: (kv[0][0], kv[0][1] != "normal")))
+
+
 def describe(res: RunResult) -> str:
     if res.dry_run:
         return (f"{', '.join(res.tables)}: {res.runner} job built in {res.seconds:.1f} s "
@@ -257,6 +271,10 @@ def describe(res: RunResult) -> str:
         parts.append(f"{c.get('trees_built', 0):,} trees, {c['games_played']:,} games "
                      f"({c['games_played'] / max(res.seconds, 1e-9):,.0f}/s), "
                      f"{c.get('games_failed', 0):,} over the limit")
+        cpu = tree_cpu(c)
+        if cpu:
+            parts.append("CPU per tree: " + ", ".join(
+                f"{s} {m} {ms:,.1f} ms" for (s, m), (ms, _) in cpu.items()))
     elif c.get("openers_done"):  # exact verdicts only: no games
         parts.append(f"{c['openers_done']:,} openers")
     if c.get("openers_scored"):

@@ -192,6 +192,19 @@ def release_play_caches() -> int:
 
 # --- playing every answer from an opener -----------------------------------------------------
 
+def tree_cpu_counter(strategy: str, mode: str) -> str:
+    """Name of the counter of CPU microseconds spent building ``strategy``'s trees in
+    ``mode`` (the building thread's CPU time: the kernels run on it, one thread per
+    worker); :func:`tree_count_counter` counts those trees."""
+    return f"tree_cpu_us:{strategy}:{mode}"
+
+
+def tree_count_counter(strategy: str, mode: str) -> str:
+    """Name of the counter of ``strategy``'s trees built in ``mode`` (see :func:`tree_cpu_counter`)."""
+    return f"trees:{strategy}:{mode}"
+
+
+
 class PlayOpenerFn(beam.DoFn):
     """One element = (opener row, hard): build each strategy's tree, emit the asked-for tables.
 
@@ -214,6 +227,10 @@ class PlayOpenerFn(beam.DoFn):
         self.games = Metrics.counter(NAMESPACE, "games_played")
         self.failures = Metrics.counter(NAMESPACE, "games_failed")
         self.seconds = Metrics.distribution(NAMESPACE, "tree_ms")
+        # CPU of each strategy's trees, per mode (the job's summary line: CPU-ms per tree)
+        self.tree_cpu = {(s, m): (Metrics.counter(NAMESPACE, tree_cpu_counter(s, m)),
+                                  Metrics.counter(NAMESPACE, tree_count_counter(s, m)))
+                         for s in self.strategies for m in ("normal", "hard")}
 
     def setup(self) -> None:
         from wordle_core.strategies import get_strategy
@@ -246,9 +263,12 @@ class PlayOpenerFn(beam.DoFn):
         for name in self.strategies if self.tables & TREE_TABLES else ():
             strat = self.strats[(name, hard)]
             self._bound_memos()
-            t0 = time.perf_counter()
+            t0, c0 = time.perf_counter(), time.thread_time_ns()
             tree = Tree.build(strat, GameState.new(self.lex, hard, self.matrix), row, timed=False)
             self.seconds.update(int((time.perf_counter() - t0) * 1000))
+            cpu, count = self.tree_cpu[(name, mode)]
+            cpu.inc((time.thread_time_ns() - c0) // 1000)
+            count.inc()
             lengths = tree.lengths()
             self.trees.inc()
             self.games.inc(len(lengths))

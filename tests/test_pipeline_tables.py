@@ -99,6 +99,17 @@ def test_counters_and_summary_line(tmp_path):
     assert res.counters["games_played"] == rec["games"] == 2315
     assert res.counters["games_failed"] == rec["failures"] > 0
     assert "2,315 games" in jobs.describe(res)
+    # the tree's CPU, counted per strategy and mode
+    ((key, (ms, n)),) = jobs.tree_cpu(res.counters).items()
+    assert key == ("entropy", "hard") and n == 1 and 0 < ms < 60_000
+    assert f"CPU per tree: entropy hard {ms:,.1f} ms" in jobs.describe(res)
+
+
+def test_tree_cpu_per_strategy_and_mode():
+    """CPU-ms per tree from the counters: microseconds summed / trees, normal mode first."""
+    c = {"trees:entropy:hard": 4, "tree_cpu_us:entropy:hard": 10_000, "trees:default:normal": 2,
+         "tree_cpu_us:default:normal": 90_000, "trees:default:hard": 0, "games_played": 5}
+    assert jobs.tree_cpu(c) == {("default", "normal"): (45.0, 2), ("entropy", "hard"): (2.5, 4)}
 
 
 def test_avg_eliminated_strategies_take_the_table(out, wordle, monkeypatch):
