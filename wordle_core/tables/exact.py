@@ -4,9 +4,9 @@
   opener: its rank among the ``K`` best (exact totals), or the exact total / lower bound
   that proves it is worse than the ``K``-th. Avro (schema :data:`RANK_SCHEMA`) + CSV.
 * the shipped tables ``wordle_core/data/exact/<lexicon>-<mode>.csv`` (and ``.avro``):
-  exact totals of every opener computed so far by ``pipelines.optimal`` (see
-  ``wordle_core/data/exact/README.md`` for how and when). :func:`shipped_values` reads
-  them; an opener not there is simply not known yet.
+  exact totals of the openers computed by ``pipelines.optimal`` (for ``wordle``, all
+  12,972 in both modes; see ``wordle_core/data/exact/README.md`` for how and when).
+  :func:`shipped_values` reads them; an opener not there is simply not known yet.
 """
 
 from __future__ import annotations
