@@ -250,9 +250,10 @@ def tree_cpu(counters: dict[str, int]) -> dict[tuple[str, str], tuple[float, int
     not in it), by strategy, normal mode first."""
     out: dict[tuple[str, str], tuple[float, int]] = {}
     for name, n in counters.items():
-        if not name.startswith("trees:") or n <= 0:
+        prefix, _, rest = name.partition(":")
+        if prefix != transforms.TREE_COUNT or n <= 0:
             continue
-        _, strategy, mode = name.split(":", 2)
+        strategy, _, mode = rest.partition(":")
         us = counters.get(transforms.tree_cpu_counter(strategy, mode), 0)
         out[(strategy, mode)] = (us / 1000 / n, n)
     return dict(sorted(out.items(), key=lambda kv: (kv[0][0], kv[0][1] != "normal")))

@@ -192,17 +192,19 @@ def release_play_caches() -> int:
 
 # --- playing every answer from an opener -----------------------------------------------------
 
+TREE_CPU, TREE_COUNT = "tree_cpu_us", "trees"  # counters per strategy and mode: see below
+
+
 def tree_cpu_counter(strategy: str, mode: str) -> str:
     """Name of the counter of CPU microseconds spent building ``strategy``'s trees in
     ``mode`` (the building thread's CPU time: the kernels run on it, one thread per
     worker); :func:`tree_count_counter` counts those trees."""
-    return f"tree_cpu_us:{strategy}:{mode}"
+    return f"{TREE_CPU}:{strategy}:{mode}"
 
 
 def tree_count_counter(strategy: str, mode: str) -> str:
     """Name of the counter of ``strategy``'s trees built in ``mode`` (see :func:`tree_cpu_counter`)."""
-    return f"trees:{strategy}:{mode}"
-
+    return f"{TREE_COUNT}:{strategy}:{mode}"
 
 
 class PlayOpenerFn(beam.DoFn):
