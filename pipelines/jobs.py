@@ -66,7 +66,7 @@ def open_generation(cfg: JobConfig, ns: Any, beam_args: list[str], what: str) ->
     """The run's generation in ``cfg.output`` (the resumed one with ``--resume``)."""
     check_beam_args(beam_args)  # a bad flag is refused before anything exists on disk
     lex = lexicon_of(cfg)
-    chash = config_hash(cfg, what)
+    chash = config_hash(cfg, what, transforms.PLAY_ORDER)
     if is_dry(beam_args):  # nothing is written: no staging area either
         return Generation(cfg.output, "dry-run", chash, lex.fingerprint)
     out = ensure_output(cfg.output) if "://" not in cfg.output else cfg.output
@@ -127,7 +127,7 @@ def run_scores(cfg: JobConfig, beam_args: list[str], ns: Any = None, *, gen: Gen
 
 def play_stage(cfg: JobConfig, lex: Lexicon, rows: list[int], tables: list[str],
                gen: Generation) -> tuple[list, ShardStore, Stage]:
-    elements = transforms.play_elements(rows, list(cfg.modes), tables)
+    elements = transforms.play_elements(rows, list(cfg.modes), tables, lex.guesses)
     work = cut(elements)
     store = ShardStore(gen.shards_dir, "play")
     done = store.done() if gen.resumed else set()

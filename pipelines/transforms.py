@@ -18,6 +18,7 @@ from __future__ import annotations
 import os
 import time
 import uuid
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -31,7 +32,8 @@ from wordle_core.game.matrix import pattern_matrix, read_matrix
 from . import records
 
 NAMESPACE = "wordle-lab"
-MEMO_LIMIT = 100_000  # memo entries a worker keeps (all strategies, both modes) before clearing them
+MEMO_LIMIT = 400_000  # memo entries a worker keeps (all strategies, both modes) before clearing them
+PLAY_ORDER = "letters"  # how play items are ordered, hence cut into shards (see play_order)
 TREE_TABLES = frozenset({"opener_summaries", "games", "trees", "hard_verdicts"})  # built from trees
 VERDICT_TABLES = frozenset({"hard_verdicts", "hard_exact"})  # carry the opener's exact verdict
 
@@ -304,13 +306,34 @@ class PlayOpenerFn(beam.DoFn):
                                           self.implied)
 
 
-def play_elements(rows: list[int], modes: list[str], tables: list[str]) -> list[tuple[int, bool]]:
-    """(opener row, hard) work items: the modes the per-mode tables need, plus hard for verdicts."""
+def play_order(rows: list[int], words: Sequence[str]) -> list[int]:
+    """``rows`` with the openers made of the same letters next to each other: by the
+    word's letters sorted (``SALET``, ``SLATE``, ``STEAL`` ... all ``AELST``), then by row.
+
+    A worker plays its shard's openers one after the other with one memo per strategy,
+    and openers of the same letters meet the same positions (the same answers are left
+    after, say, every letter grey), so each tree finds more of its searches already in
+    the memo. The trees do not depend on the order; their time does. Part of the config
+    hash (:data:`PLAY_ORDER`): shards are slices of this order, and a resume never mixes
+    shards cut from another one.
+
+    >>> play_order([0, 1, 2, 3], ["slate", "crane", "least", "nacre"])
+    [1, 3, 0, 2]
+    """
+    return sorted(rows, key=lambda r: ("".join(sorted(words[r])), r))
+
+
+def play_elements(rows: list[int], modes: list[str], tables: list[str],
+                  words: Sequence[str] | None = None) -> list[tuple[int, bool]]:
+    """(opener row, hard) work items: the modes the per-mode tables need, plus hard for
+    verdicts; normal mode first, each mode's openers in :func:`play_order` of ``words``
+    (the lexicon's guesses), or by row without them."""
     per_mode = any(t in tables for t in ("opener_summaries", "games", "trees"))
     hards = {m == "hard" for m in modes} if per_mode else set()
     if VERDICT_TABLES & set(tables):
         hards.add(True)
-    return [(r, h) for h in sorted(hards) for r in sorted(rows)]
+    order = sorted(rows) if words is None else play_order(rows, words)
+    return [(r, h) for h in sorted(hards) for r in order]
 
 
 class PlayOpeners(beam.PTransform):
@@ -321,7 +344,7 @@ class PlayOpeners(beam.PTransform):
                  matrix_path: str | None = None, progress_dir: str | None = None,
                  exact_implied: tuple[str, tuple[str, ...]] | None = None) -> None:
         super().__init__()
-        self.elements = play_elements(rows, modes, tables)
+        self.elements = play_elements(rows, modes, tables, spec.load().guesses)
         self.fn = PlayOpenerFn(spec, strategies, modes, tables, worst_games, exact_node_budget,
                                matrix_path, progress_dir, exact_implied)
 

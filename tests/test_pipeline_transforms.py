@@ -203,6 +203,56 @@ def test_play_elements_only_needed_modes():
     assert transforms.play_elements([1], ["hard", "normal"], ["trees"]) == [(1, False), (1, True)]
 
 
+def test_play_order_puts_openers_of_the_same_letters_together():
+    """Work items are ordered by each opener's sorted letters, then by row; normal mode first."""
+    words = ["slate", "crane", "least", "nacre", "steal", "caner"]
+    assert transforms.play_order([0, 1, 2, 3, 4, 5], words) == [1, 3, 5, 0, 2, 4]
+    assert transforms.play_order([4, 0, 3], words) == [3, 0, 4]
+    assert transforms.play_elements([4, 1, 0], ["normal", "hard"], ["trees"], words) == [
+        (1, False), (0, False), (4, False), (1, True), (0, True), (4, True)]
+    assert transforms.play_elements([4, 1, 0], ["normal"], ["trees"]) == [(0, False), (1, False), (4, False)]
+
+
+def test_play_stage_cuts_shards_in_play_order_and_hashes_the_order(tmp_path, monkeypatch):
+    """The play stage's shards are slices of the play order, and the order is part of the
+    config hash, so a resume never reuses shards that were cut from another order."""
+    from pipelines import jobs
+    from pipelines.config import build_config
+    from pipelines.generation import config_hash
+
+    cfg = build_config(None, output=str(tmp_path), openers="salet,crane,slate", strategies="entropy",
+                       modes="normal")
+    lex = jobs.lexicon_of(cfg)
+    rows = [lex.guess_index[w] for w in ("salet", "crane", "slate")]
+    gen = jobs.open_generation(cfg, None, [], "play:opener_summaries")
+    work, _, _ = jobs.play_stage(cfg, lex, rows, ["opener_summaries"], gen)
+    played = [lex.guesses[r] for shard in work for r, _ in shard]
+    assert played == ["crane", "salet", "slate"]
+    assert gen.config_hash == config_hash(cfg, "play:opener_summaries", transforms.PLAY_ORDER)
+    monkeypatch.setattr(transforms, "PLAY_ORDER", "another")
+    assert config_hash(cfg, "play:opener_summaries", transforms.PLAY_ORDER) != gen.config_hash
+
+
+def test_play_order_changes_no_record(small_lex):
+    """The trees do not depend on the order a worker plays its openers in (one memo for
+    all of them): the same records in row order and in play order."""
+    spec = transforms.LexiconSpec.of(small_lex)
+    rows = list(range(0, len(small_lex.guesses), max(1, len(small_lex.guesses) // 12)))
+    words = small_lex.guesses
+    assert transforms.play_order(rows, words) != sorted(rows)  # (the test means something)
+
+    def play(order):
+        fn = transforms.PlayOpenerFn(spec, ["default"], ["normal", "hard"], ["opener_summaries"],
+                                     worst_games=3)
+        fn.setup()
+        for s in fn.strats.values():
+            s.reset()
+        recs = [rec for r in order for h in (False, True) for _, rec in fn.process((r, h))]
+        return sorted(recs, key=lambda rec: (rec["opener"], rec["mode"]))
+
+    assert play(transforms.play_order(rows, words)) == play(sorted(rows))
+
+
 def test_job_functions_use_the_named_transforms(small_lex):
     """Each pipeline job runs its named composite; the main job's several tables one PlayOpeners."""
     from pipelines.config import build_config
@@ -223,7 +273,9 @@ def test_job_functions_use_the_named_transforms(small_lex):
     }
     assert picks[("hard_exact",)][1].fn.strategies == []
     assert picks[("opener_summaries", "games")][1].fn.tables == {"opener_summaries", "games"}
-    assert picks[("hard_verdicts",)][1].elements == [(0, True), (1, True)]
+    # (hard mode only, in play order: by each opener's sorted letters)
+    want = [(r, True) for r in transforms.play_order([0, 1], small_lex.guesses)]
+    assert picks[("hard_verdicts",)][1].elements == want
 
 
 def test_memo_bound_counts_every_strategy_and_mode(small_lex, monkeypatch):
