@@ -32,7 +32,11 @@ from wordle_core.game.matrix import pattern_matrix, read_matrix
 from . import records
 
 NAMESPACE = "wordle-lab"
-MEMO_LIMIT = 400_000  # memo entries a worker keeps (all strategies, both modes) before clearing them
+# Memo entries a worker keeps (all strategies, both modes) before clearing them. A memo is
+# a numba dict: up to 349,525 entries fit its table of 2**19 slots (18 MiB); one more and
+# it doubles (36 MiB, 54 while it copies). A hard-mode tree adds up to about 60,000 before
+# the bound is checked again, so 280,000 stays in the smaller table.
+MEMO_LIMIT = 280_000
 PLAY_ORDER = "letters"  # how play items are ordered, hence cut into shards (see play_order)
 TREE_TABLES = frozenset({"opener_summaries", "games", "trees", "hard_verdicts"})  # built from trees
 VERDICT_TABLES = frozenset({"hard_verdicts", "hard_exact"})  # carry the opener's exact verdict
