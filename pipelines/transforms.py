@@ -250,6 +250,7 @@ class PlayOpenerFn(beam.DoFn):
         if key not in _PROCESS:  # one instance per process: openers share the memo
             _PROCESS[key] = {(s, h): get_strategy(s) for s in self.strategies for h in (False, True)}
         self.strats = _PROCESS[key]
+        self.playing: bool | None = None  # the mode of the last element (hard), see _switch
         self.progress = _Progress(self.progress_dir)
         self.implied = None if self.exact_implied is None else \
             (self.exact_implied[0], frozenset(self.exact_implied[1]))
@@ -259,6 +260,7 @@ class PlayOpenerFn(beam.DoFn):
         from wordle_core.game.tree import Tree
 
         row, hard = int(element[0]), bool(element[1])
+        self._switch(hard)
         mode = records.mode_name(hard)
         want_mode = mode in self.modes
         exact = None
@@ -292,6 +294,26 @@ class PlayOpenerFn(beam.DoFn):
                 yield ("hard_verdicts", records.verdict_record(tree, exact))
         self.openers.inc()
         self.progress.add(1)
+
+    def _switch(self, hard: bool) -> None:
+        """This worker keeps the caches of the mode it plays now only.
+
+        A shard's openers are all of one mode (:func:`play_elements`), so a worker changes
+        mode a few times per run. When it does, the other mode's strategies are replaced by
+        fresh instances: their memos and search caches go (for `default` in normal mode,
+        the answer-pair cache, about 19 MB, which hard mode never reads), and leaving hard
+        mode also forgets the verdicts' solver (its memo and kernel caches, up to about
+        80 MiB). Caches only save time: the trees and verdicts are the same.
+        """
+        if self.playing is not None and self.playing != hard:
+            from wordle_core.search.hard import forget_solvers
+            from wordle_core.strategies import get_strategy
+
+            for name in self.strategies:
+                self.strats[(name, self.playing)] = get_strategy(name)
+            if self.playing:
+                forget_solvers()
+        self.playing = hard
 
     def _bound_memos(self) -> None:
         """Every strategy's memo in this worker together stays near :data:`MEMO_LIMIT` entries.

@@ -286,19 +286,51 @@ def test_memo_bound_counts_every_strategy_and_mode(small_lex, monkeypatch):
     fn = transforms.PlayOpenerFn(spec, ["default"], ["normal", "hard"], ["opener_summaries"],
                                  worst_games=3)
     fn.setup()
-    normal, hard = fn.strats[("default", False)], fn.strats[("default", True)]
 
     def play(items):
-        normal.reset(), hard.reset()
+        for s in fn.strats.values():
+            s.reset()
         return [rec for item in items for _, rec in fn.process(item)]
 
-    items = [(r, False) for r in rows] + [(r, True) for r in rows]
+    items = [(r, True) for r in rows[:1]] + [(r, False) for r in rows]
     kept = play(items)
-    assert normal.memo_size() > 0 and hard.memo_size() > 0  # under the bound, both kept
-    monkeypatch.setattr(transforms, "MEMO_LIMIT", normal.memo_size())
+    normal = fn.strats[("default", False)]
+    assert normal.memo_size() > 0  # under the bound, kept
+    monkeypatch.setattr(transforms, "MEMO_LIMIT", normal.memo_size() - 1)
     bounded = play(items)
-    assert normal.memo_size() == 0  # cleared on the way through the hard-mode openers
+    assert normal.memo_size() == 0  # cleared on the way: every strategy, both modes
     assert bounded == kept
+
+
+def test_a_worker_keeps_the_caches_of_the_mode_it_plays(small_lex, monkeypatch):
+    """Moving to the other mode replaces the strategies of the mode left by fresh ones
+    (their memos and pair caches go) and, leaving hard mode, forgets the verdicts'
+    solver; the records are those of a worker that never switched."""
+    from wordle_core.search import hard as hard_search
+
+    spec = transforms.LexiconSpec.of(small_lex)
+    rows = [small_lex.guess_index[w] for w in small_lex.answers[:2]]
+    fn = transforms.PlayOpenerFn(spec, ["default"], ["normal", "hard"],
+                                 ["opener_summaries", "hard_verdicts"], worst_games=3)
+    fn.setup()
+    forgotten = []
+    monkeypatch.setattr(hard_search, "forget_solvers", lambda: forgotten.append(True))
+    before = fn.strats[("default", False)]
+    switched = [rec for item in [(rows[0], False), (rows[0], True), (rows[1], False), (rows[1], True)]
+                for _, rec in fn.process(item)]
+    assert fn.strats[("default", False)] is not before  # replaced on the way to hard mode
+    assert before.memo_size() > 0  # (it held something to give back)
+    assert len(forgotten) == 1  # hard -> normal, once
+    assert fn.strats[("default", True)].memo_size() > 0  # the mode it plays now: kept
+
+    fresh = []
+    for item in [(rows[0], False), (rows[1], False), (rows[0], True), (rows[1], True)]:
+        other = transforms.PlayOpenerFn(spec, ["default"], ["normal", "hard"],
+                                        ["opener_summaries", "hard_verdicts"], worst_games=3)
+        other.setup()
+        fresh += [rec for _, rec in other.process(item)]
+    key = lambda rec: (rec["opener"], rec["mode"], rec.get("exact_verdict", ""))
+    assert sorted(switched, key=key) == sorted(fresh, key=key)
 
 
 def test_sink_groups_encoded_records_into_the_same_bytes(small_lex):
