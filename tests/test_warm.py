@@ -28,9 +28,12 @@ def _fn(strategies: list[str]) -> PlayOpenerFn:
 
 def test_play_one_plays_the_stage_work_for_one_opener():
     fn = _fn(["default", "entropy"])
+    played, process = [], fn.process
+    fn.process = lambda element: (played.append(element), process(element))[1]
     warm.play_one(fn)
-    # both modes were played by `default` (its memos hold positions of each)
-    assert fn.strats[("default", False)].memo_size() > 0
+    # both modes were played, one opener (the worker then keeps the caches of the mode
+    # it played last: `default`'s hard-mode memo holds positions)
+    assert [h for _, h in played] == [False, True] and len({r for r, _ in played}) == 1
     assert fn.strats[("default", True)].memo_size() > 0
     assert fn.progress_dir is None
 
