@@ -298,12 +298,13 @@ class PlayOpenerFn(beam.DoFn):
     def _switch(self, hard: bool) -> None:
         """This worker keeps the caches of the mode it plays now only.
 
-        A shard's openers are all of one mode (:func:`play_elements`), so a worker changes
-        mode a few times per run. When it does, the other mode's strategies are replaced by
-        fresh instances: their memos and search caches go (for `default` in normal mode,
-        the answer-pair cache, about 19 MB, which hard mode never reads), and leaving hard
-        mode also forgets the verdicts' solver (its memo and kernel caches, up to about
-        80 MiB). Caches only save time: the trees and verdicts are the same.
+        Work items come one mode after the other (:func:`play_elements`), so all but at
+        most one shard are of one mode, and a worker changes mode a few times per run.
+        When it does, the other mode's strategies are replaced by fresh instances: their
+        memos and search caches go (for `default` in normal mode, the answer-pair cache,
+        about 19 MB, which hard mode never reads), and leaving hard mode also forgets the
+        verdicts' solver (its memo and kernel caches, up to about 80 MiB). Caches only
+        save time: the trees and verdicts are the same.
         """
         if self.playing is not None and self.playing != hard:
             from wordle_core.search.hard import forget_solvers
@@ -318,9 +319,9 @@ class PlayOpenerFn(beam.DoFn):
     def _bound_memos(self) -> None:
         """Every strategy's memo in this worker together stays near :data:`MEMO_LIMIT` entries.
 
-        Counted over all strategies and both modes, so that a worker that has moved on
-        to hard-mode openers does not keep the normal-mode memos it no longer reads (about
-        36 MiB for ``default``). A memo is a cache: clearing it never changes a tree.
+        Counted over all strategies and both modes (the mode a worker left holds nothing
+        once :meth:`_switch` has replaced its strategies). A memo is a cache: clearing it
+        never changes a tree.
         """
         if sum(s.memo_size() for s in self.strats.values()) > MEMO_LIMIT:
             for s in self.strats.values():
