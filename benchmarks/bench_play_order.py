@@ -2,7 +2,7 @@
 
 A pipeline worker plays the openers of its shards one after the other with one memo
 per strategy (cleared when the worker's memos together pass
-``pipelines.transforms.MEMO_LIMIT`` entries), so what a tree costs depends on which
+the mode's ``pipelines.transforms.MEMO_LIMITS`` entries), so what a tree costs depends on which
 openers came before it. This benchmark plays what one worker plays: a run of
 ``--openers`` consecutive openers of the play order over the whole lexicon (a seeded
 random start, or ``--start``), through each side's own ``PlayOpenerFn`` and its own
@@ -59,7 +59,9 @@ def worker(lexicon: str, mode: str, rows: list[int]) -> None:
         pass
     for s in fn.strats.values():
         s.reset()
-    print(json.dumps({"memo_limit": transforms.MEMO_LIMIT, "order": order}), flush=True)
+    limits = getattr(transforms, "MEMO_LIMITS", None)  # per mode; one bound before
+    limit = limits[mode] if limits else transforms.MEMO_LIMIT
+    print(json.dumps({"memo_limit": limit, "order": order}), flush=True)
     for element in elements:
         c0 = time.thread_time_ns()
         recs = [rec for _, rec in fn.process(element)]

@@ -32,11 +32,14 @@ from wordle_core.game.matrix import pattern_matrix, read_matrix
 from . import records
 
 NAMESPACE = "wordle-lab"
-# Memo entries a worker keeps (all strategies, both modes) before clearing them. A memo is
-# a numba dict: up to 349,525 entries fit its table of 2**19 slots (18 MiB); one more and
-# it doubles (36 MiB, 54 while it copies). A hard-mode tree adds up to about 60,000 before
-# the bound is checked again, so 280,000 stays in the smaller table.
-MEMO_LIMIT = 280_000
+# Memo entries a worker keeps (all strategies) before clearing them, per mode. A memo is a
+# numba dict: up to 174,762 entries fit its table of 2**18 slots (9 MiB), 349,525 the next
+# one (18 MiB); one more and the table doubles (and, while it copies, holds both). A tree
+# adds up to about 60,000 entries before the bound is checked again, so each bound stays
+# in its table: 280,000 in 2**19 slots in normal mode, where a worker holds least; 110,000
+# in 2**18 in hard mode, where the verdicts' caches come on top (25 MiB less at a worker's
+# peak, 1.02x its CPU: docs/pipelines.md, "Measured here").
+MEMO_LIMITS = {"normal": 280_000, "hard": 110_000}
 PLAY_ORDER = "letters"  # how play items are ordered, hence cut into shards (see play_order)
 TREE_TABLES = frozenset({"opener_summaries", "games", "trees", "hard_verdicts"})  # built from trees
 VERDICT_TABLES = frozenset({"hard_verdicts", "hard_exact"})  # carry the opener's exact verdict
@@ -177,7 +180,7 @@ def release_play_caches() -> int:
     Called when a worker starts writing tables (:class:`pipelines.sink.WriteTables`):
     its input is grouped first, a barrier after every play element, so by then these
     caches are only memory on top of the records being written (the strategies' memos up
-    to :data:`MEMO_LIMIT` entries, the verdict solver's memo and kernel caches up to about
+    to :data:`MEMO_LIMITS` entries, the verdict solver's memo and kernel caches up to about
     80 MiB; 64 MiB were given back after 300 hard-mode openers). Lexicons and matrices
     stay. Caches only save time: a later play in the same process builds them again, with
     the same results.
@@ -317,13 +320,15 @@ class PlayOpenerFn(beam.DoFn):
         self.playing = hard
 
     def _bound_memos(self) -> None:
-        """Every strategy's memo in this worker together stays near :data:`MEMO_LIMIT` entries.
+        """Every strategy's memo in this worker together stays near the bound of the mode
+        it plays (:data:`MEMO_LIMITS`).
 
         Counted over all strategies and both modes (the mode a worker left holds nothing
         once :meth:`_switch` has replaced its strategies). A memo is a cache: clearing it
         never changes a tree.
         """
-        if sum(s.memo_size() for s in self.strats.values()) > MEMO_LIMIT:
+        limit = MEMO_LIMITS[records.mode_name(bool(self.playing))]
+        if sum(s.memo_size() for s in self.strats.values()) > limit:
             for s in self.strats.values():
                 s.reset()
 

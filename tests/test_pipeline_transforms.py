@@ -296,9 +296,30 @@ def test_memo_bound_counts_every_strategy_and_mode(small_lex, monkeypatch):
     kept = play(items)
     normal = fn.strats[("default", False)]
     assert normal.memo_size() > 0  # under the bound, kept
-    monkeypatch.setattr(transforms, "MEMO_LIMIT", normal.memo_size() - 1)
+    monkeypatch.setitem(transforms.MEMO_LIMITS, "normal", normal.memo_size() - 1)
     bounded = play(items)
     assert normal.memo_size() == 0  # cleared on the way: every strategy, both modes
+    assert bounded == kept
+
+
+def test_each_mode_has_its_own_memo_bound(small_lex, monkeypatch):
+    """Hard-mode play is bounded by the hard-mode limit (smaller: the verdicts' caches come
+    on top), normal-mode play by the normal one; the records are the same either way."""
+    spec = transforms.LexiconSpec.of(small_lex)
+    rows = [small_lex.guess_index[w] for w in small_lex.answers[:3]]
+    fn = transforms.PlayOpenerFn(spec, ["default"], ["hard"], ["opener_summaries"], worst_games=3)
+    fn.setup()
+    items = [(r, True) for r in rows]
+    kept = [rec for item in items for _, rec in fn.process(item)]
+    hard = fn.strats[("default", True)]
+    size = hard.memo_size()
+    assert size > 0
+    assert transforms.MEMO_LIMITS["hard"] < transforms.MEMO_LIMITS["normal"]
+    hard.reset()
+    monkeypatch.setitem(transforms.MEMO_LIMITS, "normal", 10 * size)  # not the one read
+    monkeypatch.setitem(transforms.MEMO_LIMITS, "hard", 1)
+    bounded = [rec for item in items for _, rec in fn.process(item)]
+    assert hard.memo_size() < size  # cleared before the last opener's tree
     assert bounded == kept
 
 
