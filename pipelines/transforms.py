@@ -33,13 +33,14 @@ from . import records
 
 NAMESPACE = "wordle-lab"
 # Memo entries a worker keeps (all strategies) before clearing them, per mode. A memo is a
-# numba dict: up to 174,762 entries fit its table of 2**18 slots (9 MiB), 349,525 the next
-# one (18 MiB); one more and the table doubles (and, while it copies, holds both). A tree
-# adds up to about 60,000 entries before the bound is checked again, so each bound stays
-# in its table: 280,000 in 2**19 slots in normal mode, where a worker holds least; 110,000
-# in 2**18 in hard mode, where the verdicts' caches come on top (25 MiB less at a worker's
-# peak, 1.02x its CPU: docs/pipelines.md, "Measured here").
-MEMO_LIMITS = {"normal": 280_000, "hard": 110_000}
+# numba dict whose table doubles when full: 2**18 slots (9 MiB) hold up to 174,762
+# entries, 2**19 (18 MiB) 349,525, 2**20 (36 MiB) 699,050; while it doubles it holds both.
+# A tree adds up to about 60,000 entries before the bound is checked again, so each bound
+# stays in its table. Normal mode, where a worker holds least, keeps 640,000 in 2**20
+# slots (1.02x faster than 280,000 over every opener, worker peak 448 -> 484 MiB); hard
+# mode, where the verdicts' caches come on top, 110,000 in 2**18 (25 MiB less at the
+# peak, 1.02x its CPU). Measured: docs/pipelines.md, "Measured here".
+MEMO_LIMITS = {"normal": 640_000, "hard": 110_000}
 PLAY_ORDER = "letters"  # how play items are ordered, hence cut into shards (see play_order)
 TREE_TABLES = frozenset({"opener_summaries", "games", "trees", "hard_verdicts"})  # built from trees
 VERDICT_TABLES = frozenset({"hard_verdicts", "hard_exact"})  # carry the opener's exact verdict
