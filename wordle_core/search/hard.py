@@ -61,7 +61,7 @@ from wordle_core.kernels.hard import capacity_table, hard_filter, kernel_caches,
 # bounds time as well as being deterministic.
 KERNEL_WORK_PER_NODE = 20_000
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
-MEMO_LIMIT = 125_000  # positions a worker's memo keeps (~0.4 KiB each); then the older half goes
+MEMO_LIMIT = 64_000  # positions a worker's memo keeps (~0.37 KiB each); then the older half goes
 
 
 class _BudgetExceededError(Exception):
