@@ -182,9 +182,9 @@ def release_play_caches() -> int:
     its input is grouped first, a barrier after every play element, so by then these
     caches are only memory on top of the records being written (the strategies' memos up
     to :data:`MEMO_LIMITS` entries, the verdict solver's memo and kernel caches up to about
-    80 MiB; 64 MiB were given back after 300 hard-mode openers). Lexicons and matrices
-    stay. Caches only save time: a later play in the same process builds them again, with
-    the same results.
+    55 MiB; 64 MiB were given back after 300 hard-mode openers, when they could hold
+    more). Lexicons and matrices stay. Caches only save time: a later play in the same
+    process builds them again, with the same results.
     """
     import gc
 
@@ -307,7 +307,7 @@ class PlayOpenerFn(beam.DoFn):
         When it does, the other mode's strategies are replaced by fresh instances: their
         memos and search caches go (for `default` in normal mode, the answer-pair cache,
         about 19 MB, which hard mode never reads), and leaving hard mode also forgets the
-        verdicts' solver (its memo and kernel caches, up to about 80 MiB). Caches only
+        verdicts' solver (its memo and kernel caches, up to about 55 MiB). Caches only
         save time: the trees and verdicts are the same.
         """
         if self.playing is not None and self.playing != hard:

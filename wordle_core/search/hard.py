@@ -416,7 +416,7 @@ def solver_for(lexicon: Lexicon, matrix: np.ndarray | None = None) -> HardSolver
 
 def forget_solvers() -> int:
     """Drop this process's solvers (:func:`solver_for`), with their memos and kernel
-    caches (at their caps about 45 MiB of memo, :data:`MEMO_LIMIT` positions, and 32 MB
+    caches (at their caps about 23 MiB of memo, :data:`MEMO_LIMIT` positions, and 32 MB
     of kernel caches); returns how many there were.
 
     A caller that has finished its verdicts gives the memory back this way; a later
