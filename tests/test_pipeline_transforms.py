@@ -279,8 +279,9 @@ def test_job_functions_use_the_named_transforms(small_lex):
 
 
 def test_memo_bound_counts_every_strategy_and_mode(small_lex, monkeypatch):
-    """A worker's memos are bounded together (both modes): moving on to hard-mode openers
-    clears the normal-mode memo it no longer reads, and clearing never changes a record."""
+    """A worker's memos are counted together, every strategy and both modes: past the bound
+    of the mode it plays (here normal mode, after one hard-mode opener) all of them are
+    cleared, and clearing never changes a record."""
     spec = transforms.LexiconSpec.of(small_lex)
     rows = [small_lex.guess_index[w] for w in small_lex.answers[:3]]
     fn = transforms.PlayOpenerFn(spec, ["default"], ["normal", "hard"], ["opener_summaries"],
