@@ -63,7 +63,10 @@ KEY_TYPE = types.UniTuple(types.int64, 2)
 VAL_TYPE = types.UniTuple(types.int64, 3)
 
 # stats slots
-ST_NODES, ST_SCANS, ST_EVALS, ST_HITS, ST_CELLS = 0, 1, 2, 3, 4
+ST_NODES, ST_SCANS, ST_EVALS, ST_HITS, ST_CELLS, ST_PROBES = 0, 1, 2, 3, 4, 5
+# solve's ``exact`` argument: the width-limited search; the exact one; the exact one
+# without count_bound on the buckets of a guess before they are searched (same values)
+WIDTH_LIMITED, EXACT, EXACT_NO_COUNT_BOUNDS = 0, 1, 2
 
 
 def new_memo() -> Dict:
@@ -343,6 +346,79 @@ def _store(memo, key, v: int, exact: int, g: int) -> None:
 
 
 @njit(cache=True, nogil=True)
+def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, memo, key, stats):
+    """Lower bound of a set's value from its bucket counts alone, without a search; memoised.
+
+    The first steps of :func:`solve` at ``cands`` (``d`` guesses left, ``legal`` its
+    allowed rows, ``key`` its memo key), and no guess expanded: ``2n - 1`` if a candidate
+    splits the rest into singletons, ``2n`` if another guess splits the set so (both
+    exact, as is :data:`INF` with two guesses left and neither), else the least
+    ``3n - B - [guess in set]`` over the allowed guesses, at least ``2n``, and
+    :func:`set_floor` with the most buckets a guess makes. A guess whose upper bound
+    ``ub[row]`` (its count over a superset) cannot take it below ``beta`` is not counted:
+    ``beta`` stands in for its bound, as in :func:`can_beat`. Costs one count of the
+    guesses that may matter, against a search of the position: the expansion of a guess
+    uses it to refute the guess on its buckets' counts before it searches any of them.
+    """
+    n = cands.shape[0]
+    stats[ST_PROBES] += 1
+    for j in range(n):
+        if row_is_perfect(MT[:, arow[cands[j]]], cands, seen[0], seen[1]):
+            _store(memo, key, 2 * n - 1, 1, arow[cands[j]])
+            return 2 * n - 1
+    G = legal.shape[0]
+    T = 3 * n - beta
+    sel = np.empty(G, np.int64)
+    n_sel = can_beat(ub, legal, n, T, sel)
+    dense = is_dense(MT, legal)
+    if n <= PAIR_COUNT_MAX and dense and pairs[0].shape[0] > 0:
+        # (every guess in order, as solve counts such sets)
+        nb, isg = pair_counts(MT, cands, arow, green, pairs)
+        rows = legal
+        n_sel = G
+    else:
+        if n_sel == G or (5 * n_sel >= 2 * G and dense):
+            rows = legal
+            n_sel = G
+        else:
+            rows = np.empty(n_sel, legal.dtype)
+            for t in range(n_sel):
+                rows[t] = legal[sel[t]]
+        if n <= PAIRS_MAX:
+            nb, isg, first, _ = distinct_pairs(MT, cands, rows, n_sel == G and dense, green, True, 0)
+            if first >= 0:
+                _store(memo, key, 2 * n, 1, rows[first])
+                return 2 * n
+        else:
+            nb, isg = count_buckets(MT, cands, rows, green, n_pat)
+    stats[ST_CELLS] += n * n_sel
+    lb = INF
+    kmax = 0
+    for t in range(rows.shape[0]):
+        if nb[t] == n:
+            _store(memo, key, 2 * n, 1, rows[t])
+            return 2 * n
+        v = 3 * n - nb[t] - (1 if isg[t] else 0)
+        if v < lb:
+            lb = v
+        if nb[t] > kmax:
+            kmax = nb[t]
+    if d == 2:
+        _store(memo, key, INF, 1, -1)
+        return INF
+    if n_sel < G:  # the guesses not counted: beta, and at most min(ub, n) buckets
+        if beta < lb:
+            lb = beta
+        for i in range(G):
+            c = min(ub[legal[i]], n)
+            if c > kmax:
+                kmax = c
+    lb = max(lb, 2 * n, set_floor(n, d, kmax))
+    _store(memo, key, lb, 0, -1)
+    return lb
+
+
+@njit(cache=True, nogil=True)
 def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, width, exact, hard,
           memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats, fr, rule,
           pairs):
@@ -352,8 +428,11 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     each node; with ``exact`` every other guess whose lower bound is below the best
     total is expanded too, so the minimum is over all allowed guesses. Without
     ``exact`` the value is that of the width-limited search (an upper bound of the
-    optimum, fast). In hard mode ``legal`` are the rows allowed by the obligations
-    ``cg``/``cn`` (see :func:`set_key`).
+    optimum, fast). ``exact`` is :data:`WIDTH_LIMITED` (0, false), :data:`EXACT`, or
+    :data:`EXACT_NO_COUNT_BOUNDS`: with :data:`EXACT`, a guess that the floors and memo
+    bounds of its buckets do not refute has its buckets bounded by their counts
+    (:func:`count_bound`) before any is searched. In hard mode ``legal`` are the rows
+    allowed by the obligations ``cg``/``cn`` (see :func:`set_key`).
 
     ``ub[row]`` is an upper bound of the number of buckets guess ``row`` makes of
     ``cands`` (its count over a superset: a parent's scan). A guess with
@@ -664,6 +743,34 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             rem += lbs[k]
             if n + rem >= limit:
                 break
+        if exact == EXACT and n + rem < limit and limit < INF // 2 and d - 1 >= 3:
+            # Not refuted by its buckets' floors: before searching any bucket, bound
+            # them by their counts (count_bound), largest first, until the guess is
+            # refuted or every bucket is bounded. One count per bucket, where a search
+            # of a bucket counts it and then expands its guesses: most guesses tried
+            # below the first are refuted this way, their buckets never searched.
+            # (Only against a finite limit: the first guess expanded is searched.)
+            for k in range(nbk):
+                m = sizes[k]
+                if m < 3:
+                    continue
+                sub = out[starts[k]:starts[k] + m]
+                kk = set_key(sub, d - 1, hard, ccg[k] if hard else cg, ccn[k] if hard else cn)
+                if kk in memo and (memo[kk][1] == 1 or memo[kk][0] > 2 * m):
+                    continue  # exact, or bounded by its counts before (lbs[k] holds it)
+                if hard:
+                    nl = hard_filter_bits(fr[11][d], codes, g, pats[k], rule[0], rule[1],
+                                          fr[10], fr[11][d - 1], fr[7][d])
+                    rows_k = fr[7][d][:nl]
+                else:
+                    rows_k = legal
+                v = count_bound(MT, arow, sub, rows_k, cub, d - 1, limit - n - (rem - lbs[k]),
+                                green, n_pat, pairs, seen, memo, kk, stats)
+                if v > lbs[k]:
+                    rem += v - lbs[k]
+                    lbs[k] = v
+                if n + rem >= limit:
+                    break
         acc = n
         if acc + rem >= limit:
             soft = min(soft, acc + rem)

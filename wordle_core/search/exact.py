@@ -74,10 +74,11 @@ class SearchStats:
     evals: int = 0
     hits: int = 0
     cells: int = 0  # (candidate, guess) pattern reads by the full scans
+    probes: int = 0  # buckets bounded by their counts alone (kernels.exact.count_bound)
 
     def as_dict(self) -> dict[str, int]:
         return {"nodes": self.nodes, "scans": self.scans, "evals": self.evals,
-                "memo_hits": self.hits, "scan_cells": self.cells}
+                "memo_hits": self.hits, "scan_cells": self.cells, "probes": self.probes}
 
 
 @dataclass
@@ -95,6 +96,10 @@ class ExactSolver:
     search decides whether it can win at all (:meth:`opener_wins`); a lost opener is then
     INF at once (the same answer, without the value search's refutation of every line).
     ``False`` searches every opener's value directly (the cross-check).
+    ``count_bounds`` (exact search): before a guess's buckets are searched, bound each by
+    its bucket counts alone (:func:`wordle_core.kernels.exact.count_bound`), which
+    refutes most guesses without a search below them; ``False`` searches the buckets
+    directly (the same values: for tests and benchmarks).
     ``pair_slots``: how many answer pairs' collision bitsets (1.6 KiB each on ``wordle``)
     normal mode keeps to count sets of at most 64 answers
     (:func:`wordle_core.kernels.buckets.pair_counts`); ``None``: 65,536 for the exact
@@ -115,6 +120,7 @@ class ExactSolver:
     memo_limit: int | None = None
     feasibility_first: bool = True
     pair_slots: int | None = None
+    count_bounds: bool = True
     stats: SearchStats = field(default_factory=SearchStats)
 
     def __post_init__(self) -> None:
@@ -209,6 +215,13 @@ class ExactSolver:
         return kn.hard_filter(legal, self._codes, self._lcounts, int(guess), int(pattern),
                              lex.length, len(lex.alphabet))
 
+    def _exact_flag(self) -> int:
+        """``solve``'s ``exact`` argument: 0 width-limited, 1 exact, 2 exact without
+        count bounds."""
+        if not self.exact:
+            return kn.WIDTH_LIMITED
+        return kn.EXACT if self.count_bounds else kn.EXACT_NO_COUNT_BOUNDS
+
     # --- search -----------------------------------------------------------------------
     def value(self, cands: np.ndarray, legal: np.ndarray, d: int, beta: int = INF + 1,
               cons: tuple[np.ndarray, np.ndarray] | None = None,
@@ -237,7 +250,7 @@ class ExactSolver:
             kn.rows_bits_into(legal, frames[11][int(d)])
         args = (self._mt, self._codes, self._lcounts, self._arow, cands, legal, cg, cn,
                 self._ub0 if ub is None else ub, self._ub_scratch(int(d)), int(d),
-                int(beta), int(self.width), bool(self.exact),
+                int(beta), int(self.width), self._exact_flag(),
                 bool(self.hard), self._memo, self._est, self._green, lex.n_patterns,
                 lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t, self._seen,
                 self._stats, frames, self._rule, self._pairs)
@@ -450,7 +463,7 @@ class ExactSolver:
             np.asarray(self.matrix), self._mt, self._codes, self._lcounts, self._arow,
             int(opener), cands, legal, cg, cn, int(d0), MAX_DEPTH - state.turn, self._ub0,
             self._ub_scratch(max(d0, 1)),
-            int(self.width), bool(self.exact), bool(self.hard), self._memo, self._est,
+            int(self.width), self._exact_flag(), bool(self.hard), self._memo, self._est,
             self._green, lex.n_patterns, lex.length, len(lex.alphabet), self._scratch_c,
             self._scratch_t, self._seen, self._stats, frames, self._rule, self._pairs)
         self._sync_stats()
@@ -460,7 +473,7 @@ class ExactSolver:
 
     def _sync_stats(self) -> None:
         s = self._stats
-        self.stats = SearchStats(int(s[0]), int(s[1]), int(s[2]), int(s[3]), int(s[4]))
+        self.stats = SearchStats(*(int(x) for x in s[:6]))
 
 
 class _MemoStrategy:
