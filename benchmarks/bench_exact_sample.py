@@ -11,9 +11,10 @@ the figures stay meaningful on a shared machine.
 *old* is an older checkout given by ``--old`` (without it, this tree only) and *new* is
 this tree; each side runs in its own subprocess with
 ``PYTHONPATH`` set to its root, one after the other, and the JIT is warmed up before
-timing. The sample is a prefix of one seeded permutation, so ``--sample 8`` measures the
-first 8 openers of the 40. Every opener's total must agree between the sides (the
-script exits 1 if not).
+timing (in hard mode the feasibility search's kernels too: the first opener used to pay
+their compilation, 11 s in a fresh checkout). The sample is a prefix of one seeded
+permutation, so ``--sample 8`` measures the first 8 openers of the 40. Every opener's
+total must agree between the sides (the script exits 1 if not).
 
 Run::
 
@@ -67,6 +68,8 @@ def worker(lexicon: str, mode: str, openers: list[str]) -> None:
     warm = ExactSolver(lex, hard=hard)
     warm.value(np.arange(8, dtype=np.int32), warm.pool_rows(), 4)
     warm.opener_value(lex.guess_id(lex.answers[0]), beta=2 * len(lex.answers))
+    if hard and hasattr(warm, "opener_wins"):  # (the feasibility search's kernels too)
+        warm.opener_wins(lex.guess_id(lex.answers[0]))
     for w in openers:
         s = ExactSolver(lex, hard=hard)
         c0 = time.process_time()
