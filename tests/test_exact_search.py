@@ -523,29 +523,32 @@ def test_pair_counts_match_numpy_while_the_cache_forgets_pairs(wordle: Lexicon) 
     assert kn.pair_index(a, b) == sum(range(b)) + a and kn.pair_index(0, 1) == 0
 
 
+@pytest.mark.parametrize("pool", ["all", "answers"])
 @pytest.mark.parametrize("hard", [False, True])
-def test_count_bounds_give_the_same_values_and_trees(hard: bool) -> None:
+def test_count_bounds_give_the_same_values_and_trees(hard: bool, pool: str) -> None:
     """Bounding a guess's buckets by their counts before searching them (the default,
     ``count_bounds=True``) refutes guesses without a search below them; it must never
     change a value or a best guess. Every third opener of the trap lexicon (hard-mode
     losses among them), with and without, each solver's memo shared by its openers: the
     same totals, the same optimal trees (every guess of every game), the count bounds in
-    use (probes) and fewer positions searched. (A count bound one too high fails here.)"""
+    use (probes) and fewer positions searched; with every guess and with the answers
+    only (whose rows are gathered). (A count bound one too high fails here.)"""
     from conftest import trap_lexicon
 
     lex = trap_lexicon()
-    with_bounds = ExactSolver(lex, hard=hard)
-    without = ExactSolver(lex, hard=hard, count_bounds=False)
+    with_bounds = ExactSolver(lex, hard=hard, pool=pool)
+    without = ExactSolver(lex, hard=hard, pool=pool, count_bounds=False)
+    openers = range(0, len(lex.guesses), 3) if pool == "all" else lex.answer_rows[::2]
     values = []
-    for g in range(0, len(lex.guesses), 3):
-        v = with_bounds.opener_value(g)
-        assert v == without.opener_value(g), lex.guesses[g]
+    for g in openers:
+        v = with_bounds.opener_value(int(g))
+        assert v == without.opener_value(int(g)), lex.guesses[g]
         values.append(v)
     assert with_bounds.stats.probes > 100 and without.stats.probes == 0
     assert with_bounds.stats.nodes < without.stats.nodes
     if hard:
         assert INF in values  # lost openers are among them
-    won = [g for g, v in zip(range(0, len(lex.guesses), 3), values, strict=True) if v < INF]
+    won = [int(g) for g, v in zip(openers, values, strict=True) if v < INF]
     for g in won[::10]:
         assert with_bounds.tree(g).to_dict() == without.tree(g).to_dict(), lex.guesses[g]
 

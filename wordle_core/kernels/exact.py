@@ -29,7 +29,9 @@ answers reaches that bound exactly (a pair costs 1 + 2 = 3). The search only exp
 guesses whose bound is below the best total found so far, which is what makes the
 minimum over *all* guesses a proof. A bucket not searched yet has a stronger bound
 than ``2m - 1`` when it is larger than ``kmax``, the most buckets any allowed guess makes
-of its parent (a subset never has more): :func:`set_floor`.
+of its parent (a subset never has more): :func:`set_floor`. When those floors do not
+refute a guess, the exact search bounds its buckets by their own counts
+(:func:`count_bound`, the ``3n - B - [g]`` bound one level down) before it searches any.
 """
 
 from __future__ import annotations
