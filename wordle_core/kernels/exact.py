@@ -348,6 +348,16 @@ def _store(memo, key, v: int, exact: int, g: int) -> None:
 
 
 @njit(cache=True, nogil=True)
+def perfect_candidate(MT, arow, cands, seen) -> int:
+    """The guess row of the first candidate (in ``cands`` order) that gives every other
+    candidate its own pattern, or -1: playing it costs the bound ``2n - 1``."""
+    for j in range(cands.shape[0]):
+        if row_is_perfect(MT[:, arow[cands[j]]], cands, seen[0], seen[1]):
+            return arow[cands[j]]
+    return -1
+
+
+@njit(cache=True, nogil=True)
 def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, memo, key, stats):
     """Lower bound of a set's value from its bucket counts alone, without a search; memoised.
 
@@ -364,10 +374,10 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
     """
     n = cands.shape[0]
     stats[ST_PROBES] += 1
-    for j in range(n):
-        if row_is_perfect(MT[:, arow[cands[j]]], cands, seen[0], seen[1]):
-            _store(memo, key, 2 * n - 1, 1, arow[cands[j]])
-            return 2 * n - 1
+    pc = perfect_candidate(MT, arow, cands, seen)
+    if pc >= 0:
+        _store(memo, key, 2 * n - 1, 1, pc)
+        return 2 * n - 1
     G = legal.shape[0]
     T = 3 * n - beta
     sel = np.empty(G, np.int64)
@@ -478,10 +488,10 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     # 1. a candidate that splits the rest into singletons reaches the bound 2n - 1.
     #    (Every candidate is a legal hard-mode guess: it fits all the hints so far.)
     if lb_known == 2 * n - 1:
-        for j in range(n):
-            if row_is_perfect(MT[:, arow[cands[j]]], cands, seen[0], seen[1]):
-                _store(memo, key, 2 * n - 1, 1, arow[cands[j]])
-                return 2 * n - 1
+        pc = perfect_candidate(MT, arow, cands, seen)
+        if pc >= 0:
+            _store(memo, key, 2 * n - 1, 1, pc)
+            return 2 * n - 1
         lb_known = 2 * n
         if lb_known >= beta:
             _store(memo, key, lb_known, 0, -1)
