@@ -1,20 +1,30 @@
 """Shared fixtures: a small lexicon for fast tests and the full ones for a few checks.
 
 The pattern-matrix cache goes to a per-session temporary directory so tests never
-depend on (or pollute) the user's cache.
+depend on (or pollute) the user's cache, and every temporary directory the session makes
+(Beam's ``TestPipeline`` runs each leave a ``/tmp/beam-temp*`` behind) goes under one
+private directory that is removed when the session ends.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Iterator
 
 import pytest
 
+from pipelines.tempdirs import private_tempdir
 from wordle_core.game.lexicon import Lexicon, load_lexicon
 
 
 @pytest.fixture(scope="session", autouse=True)
-def _isolated_cache(tmp_path_factory: pytest.TempPathFactory) -> None:
+def _private_tmp() -> Iterator[str]:
+    with private_tempdir() as d:
+        yield d
+
+
+@pytest.fixture(scope="session", autouse=True)
+def _isolated_cache(_private_tmp: str, tmp_path_factory: pytest.TempPathFactory) -> None:
     os.environ["WORDLE_LAB_CACHE"] = str(tmp_path_factory.mktemp("wordle-lab-cache"))
 
 
