@@ -553,6 +553,86 @@ def test_count_bounds_give_the_same_values_and_trees(hard: bool, pool: str) -> N
         assert with_bounds.tree(g).to_dict() == without.tree(g).to_dict(), lex.guesses[g]
 
 
+def _distinct_per_row(codes: np.ndarray) -> np.ndarray:
+    """How many distinct values each row of a 2-D integer array holds."""
+    srt = np.sort(codes, axis=1)
+    return 1 + (np.diff(srt, axis=1) != 0).sum(axis=1)
+
+
+def test_undominated_rows_leave_out_only_dominated_guesses(wordle: Lexicon) -> None:
+    """``undominated_rows`` against a brute-force refinement check, over first buckets of
+    a weak and a strong opener: every guess left out is refined over the set by a kept
+    guess (each class of the kept guess's patterns lies in one class of its own: the
+    number of distinct pattern pairs equals the kept guess's number of patterns), so
+    over any subset it makes no more buckets; no candidate is left out; and over random
+    subsets the most buckets and the least bound ``3n - B - [guess in set]`` are the same
+    over the kept guesses as over all. It must leave out a good share: about half over
+    JAUPS's largest bucket."""
+    from wordle_core.game.matrix import pattern_matrix
+    from wordle_core.kernels import exact as kx
+    from wordle_core.kernels.buckets import count_buckets
+    from wordle_core.search.exact import transposed
+
+    lex = wordle
+    mat = np.asarray(pattern_matrix(lex)).astype(np.int32)
+    mt = transposed(lex)
+    codes = np.ascontiguousarray(lex.guess_codes)
+    arow = np.ascontiguousarray(lex.answer_rows, dtype=np.int32)
+    grp, start, members = kx.neighbour_groups(codes)
+    green = lex.n_patterns - 1
+    every = np.arange(len(lex.answers), dtype=np.int32)
+    legal = np.arange(len(lex.guesses), dtype=np.int32)
+    rng = np.random.default_rng(5)
+    shares = {}
+    for opener in ("jaups", "salet"):
+        buckets = sorted(split_by_pattern(mat, lex.guesses.index(opener), every).values(), key=len)
+        for cands in (buckets[-1], buckets[-4]):
+            cands = np.ascontiguousarray(cands, dtype=np.int32)
+            out = np.empty(len(lex.guesses), np.int32)
+            k = kx.undominated_rows(codes, arow, cands, grp, start, members,
+                                    np.zeros(len(lex.alphabet), np.bool_), out)
+            kept = out[:k]
+            assert np.all(np.diff(kept) > 0)
+            left_out = np.setdiff1d(legal, kept)
+            assert not np.isin(arow[cands], left_out).any()
+            shares[(opener, len(cands))] = len(left_out) / len(legal)
+            pk = mat[kept][:, cands]
+            own = _distinct_per_row(pk)
+            for h in rng.choice(left_out, 12, replace=False):
+                joint = _distinct_per_row(pk * lex.n_patterns + mat[h, cands])
+                assert (joint == own).any(), lex.guesses[h]
+            for m in (5, 20, 60):
+                sub = np.sort(rng.choice(cands, min(m, len(cands)), replace=False)).astype(np.int32)
+                nb, isg = count_buckets(mt, sub, legal, green, lex.n_patterns)
+                bound = 3 * len(sub) - nb - isg
+                assert nb[kept].max() == nb.max() and bound[kept].min() == bound.min()
+    assert shares[("jaups", max(n for o, n in shares if o == "jaups"))] > 0.4, shares
+
+
+def test_pruned_counts_give_the_same_values_and_trees() -> None:
+    """Counting the buckets of large positions over their undominated guesses only
+    (``prune_from``, on by default in normal mode) must never change a value or a best
+    guess: every third opener of the trap lexicon with the threshold low enough that most
+    first buckets use it, against ``prune_from=0``: the same totals, the same optimal
+    trees, and the pruning in use (positions and guesses left out counted)."""
+    from conftest import trap_lexicon
+
+    lex = trap_lexicon()
+    pruned = ExactSolver(lex, prune_from=6)
+    plain = ExactSolver(lex, prune_from=0)
+    openers = range(0, len(lex.guesses), 3)
+    for g in openers:
+        assert pruned.opener_value(int(g)) == plain.opener_value(int(g)), lex.guesses[g]
+    assert pruned.stats.pruned > 20 and pruned.stats.pruned_guesses > 20 * 40
+    assert plain.stats.pruned == 0 and plain.stats.pruned_guesses == 0
+    for g in list(openers)[::8]:
+        assert pruned.tree(int(g)).to_dict() == plain.tree(int(g)).to_dict(), lex.guesses[g]
+    for other in (ExactSolver(lex, hard=True, prune_from=6), ExactSolver(lex, pool="answers",
+                                                                        prune_from=6)):
+        other.opener_value(lex.answer_rows[0])  # (normal mode with every guess only)
+        assert other.stats.probes > 0 and other.stats.pruned == 0
+
+
 def test_pair_counts_give_the_same_search(wordle: Lexicon) -> None:
     """The exact search with small sets counted by pair bitsets (the normal-mode
     default) and by pairwise compares (``pair_slots=0``): the same values, best guesses

@@ -42,6 +42,7 @@ from numba.extending import overload
 from numba.typed import Dict
 
 from wordle_core.kernels.buckets import (
+    PAIR_ANSWERS_MAX,
     PAIR_COUNT_MAX,
     PAIRS_MAX,
     PRUNED_PAIRS_MAX,
@@ -66,6 +67,7 @@ VAL_TYPE = types.UniTuple(types.int64, 3)
 
 # stats slots
 ST_NODES, ST_SCANS, ST_EVALS, ST_HITS, ST_CELLS, ST_PROBES = 0, 1, 2, 3, 4, 5
+ST_PRUNED, ST_DROPPED = 6, 7  # positions that counted over their undominated guesses; guesses left out
 # solve's ``exact`` argument: the width-limited search; the exact one; the exact one
 # without count_bound on the buckets of a guess before they are searched (same values)
 WIDTH_LIMITED, EXACT, EXACT_NO_COUNT_BOUNDS = 0, 1, 2
@@ -76,24 +78,133 @@ def new_memo() -> Dict:
     return Dict.empty(key_type=KEY_TYPE, value_type=VAL_TYPE)
 
 
-def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, n_sym: int
-           ) -> tuple:
+LOCAL_PAIR_WORDS = 6 << 20  # the local pair cache's rows: 48 MiB, as many pairs as fit ...
+LOCAL_PAIR_SLOTS = 1 << 17  # ... up to this many
+
+
+def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, n_sym: int,
+           neighbours: tuple | None = None, prune_from: int = 0) -> tuple:
     """Scratch of :func:`solve` for positions with up to ``depth`` guesses left: one frame
     per depth (a node with ``d`` left splits into frame ``d``; its children, ``d - 1``
     left, use the frames below, so a child's candidates and allowed rows are views of its
     parent's frame, never copies), plus the splitting counters and the rule's scratch.
 
-    ``(out, starts, sizes, pats, lbs, ccg, ccn, legal, cnt, pos, filter, legal_bits)``;
-    ``legal_bits[d]`` is the bitset of the allowed rows of the node with ``d`` left (hard
-    mode: the caller sets the root's, each node its children's).
+    ``(out, starts, sizes, pats, lbs, ccg, ccn, legal, cnt, pos, filter, legal_bits,
+    local)``; ``legal_bits[d]`` is the bitset of the allowed rows of the node with ``d``
+    left (hard mode: the caller sets the root's, each node its children's).
+
+    ``local`` is the scratch with which one position at a time counts its buckets over
+    the guesses no other guess dominates there (:func:`undominated_rows`): with
+    ``neighbours`` (:func:`neighbour_groups` of the guesses) and ``prune_from > 0``, a
+    position of at least ``prune_from`` answers whose buckets are bounded by their counts
+    (:func:`count_bound`) copies those guesses' columns of the matrix and keeps its own
+    pair cache over them; without, the arrays are empty and nothing is pruned.
+    ``(state, mt, rows, arow, ub, legal, present, pairs, neighbours)``, ``state =
+    [in use, prune_from]``.
     """
     D = depth + 1
+    on = neighbours is not None and prune_from > 0
+    a, g, s = (n_answers, n_guesses, n_sym) if on else (0, 0, 0)
+    if neighbours is None:
+        neighbours = (np.zeros((length, 0), np.int32), np.zeros(1, np.int64), np.zeros(0, np.int32))
+    paired = on and n_answers <= PAIR_ANSWERS_MAX
+    words = (n_guesses + 63) // 64
+    pairs = (np.empty(LOCAL_PAIR_WORDS if paired else 0, np.uint64),
+             np.full(n_answers * (n_answers - 1) // 2 if paired else 0, -1, np.int32),
+             np.zeros(LOCAL_PAIR_SLOTS if paired else 0, np.int64), np.zeros(2, np.int64),
+             np.zeros(words * 64 if paired else 0, np.uint8))
+    local = (np.array([0, prune_from if on else 0], np.int64), np.empty(a * g, np.uint8),
+             np.empty(g, np.int32), np.empty(a, np.int32), np.empty(g, np.int64),
+             np.arange(g, dtype=np.int32), np.zeros(s, np.bool_), pairs, neighbours)
     return (np.empty((D, n_answers), np.int32), np.empty((D, n_pat), np.int64),
             np.empty((D, n_pat), np.int64), np.empty((D, n_pat), np.int64),
             np.empty((D, n_pat), np.int64), np.empty((D, n_pat, length), np.int8),
             np.empty((D, n_pat, n_sym), np.uint8), np.empty((D, n_guesses), np.int32),
             np.zeros(n_pat, np.int64), np.empty(n_pat, np.int64), filter_scratch(length, n_sym),
-            np.zeros((D, (n_guesses + 63) // 64), np.uint64))
+            np.zeros((D, (n_guesses + 63) // 64), np.uint64), local)
+
+
+def neighbour_groups(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The guesses that differ only at one position, grouped: for :func:`undominated_rows`.
+
+    ``(grp, start, rows)``: ``grp[z, h]`` is the group of guess row ``h`` at position
+    ``z`` (the rows equal to it everywhere but at ``z``, itself included), whose rows are
+    ``rows[start[grp]:start[grp + 1]]``, ascending.
+    """
+    G, L = codes.shape
+    grp = np.empty((L, G), np.int32)
+    members = []
+    start = [0]
+    base = 0
+    for z in range(L):
+        _, inv = np.unique(np.delete(codes, z, axis=1), axis=0, return_inverse=True)
+        inv = inv.ravel()
+        grp[z] = inv + base
+        members.append(np.argsort(inv, kind="stable"))
+        counts = np.bincount(inv)
+        start.extend((np.cumsum(counts) + start[-1]).tolist())
+        base += counts.shape[0]
+    return grp, np.array(start, np.int64), np.concatenate(members).astype(np.int32)
+
+
+@njit(cache=True, nogil=True)
+def undominated_rows(codes, arow, cands, grp, start, members, present, out) -> int:
+    """The guess rows, ascending, that no other guess dominates over ``cands`` (normal
+    mode, every guess allowed); written into ``out``, their number returned.
+
+    A guess *dominates* another over a set when its feedback always tells at least as
+    much: its buckets of any subset refine the other's, so it makes at least as many of
+    them (and the other, holding a letter no candidate has, is no candidate). A letter
+    of guess ``h`` that no candidate holds shows grey wherever it stands; ``h`` is left
+    out when a guess ``j`` equals it but at one such position ``z`` and holds there
+
+    * a letter some candidate holds that ``h`` holds nowhere else (``j`` shows at ``z``
+      what ``h`` does not, and everything ``h`` shows elsewhere, letter counts included),
+    * or another letter no candidate holds, ``j`` coming first (the same feedback).
+
+    Each such step leads to a guess with fewer of those letters, or an earlier one with
+    as many, so every guess left out is dominated by one that is kept: the least bound
+    ``3n - B - [guess in set]`` and the most buckets of every subset are the same over
+    the kept guesses as over all. ``grp, start, members``: :func:`neighbour_groups`;
+    ``present``: a boolean per symbol (scratch).
+    """
+    G, L = codes.shape
+    present[:] = False
+    for j in range(cands.shape[0]):
+        w = codes[arow[cands[j]]]
+        for i in range(L):
+            present[w[i]] = True
+    k = 0
+    for h in range(G):
+        w = codes[h]
+        dropped = False
+        for z in range(L):
+            if present[w[z]]:
+                continue
+            q = grp[z, h]
+            for t in range(start[q], start[q + 1]):
+                j = members[t]
+                if j == h:
+                    continue
+                c = codes[j, z]
+                if present[c]:
+                    clash = False
+                    for i in range(L):
+                        if w[i] == c:
+                            clash = True
+                            break
+                    if not clash:
+                        dropped = True
+                        break
+                elif j < h:
+                    dropped = True
+                    break
+            if dropped:
+                break
+        if not dropped:
+            out[k] = h
+            k += 1
+    return k
 
 
 @njit(cache=True)
@@ -348,6 +459,18 @@ def _store(memo, key, v: int, exact: int, g: int) -> None:
 
 
 @njit(cache=True, nogil=True)
+def _store_perfect(memo, key, v: int, row: int, gmap) -> None:
+    """A perfect split's value, found over the rows of ``gmap`` (empty: every row). The
+    first such guess among the undominated ones need not be the first among all (a
+    dominated guess before it splits as well), so there only the bound is stored: a
+    search of the position finds the same value and the first guess."""
+    if gmap.shape[0] == 0:
+        _store(memo, key, v, 1, row)
+    else:
+        _store(memo, key, v, 0, -1)
+
+
+@njit(cache=True, nogil=True)
 def perfect_candidate(MT, arow, cands, seen) -> int:
     """The guess row of the first candidate (in ``cands`` order) that gives every other
     candidate its own pattern, or -1: playing it costs the bound ``2n - 1``."""
@@ -358,7 +481,51 @@ def perfect_candidate(MT, arow, cands, seen) -> int:
 
 
 @njit(cache=True, nogil=True)
-def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, memo, key, stats):
+def localise(MT, codes, arow, cands, cub, local):
+    """Prepare ``local`` (:func:`frames`) for the buckets of ``cands``: its undominated
+    guesses (:func:`undominated_rows`), their columns of ``MT`` at the candidates' rows,
+    each candidate's own column among them, their bucket counts ``cub`` (upper bounds
+    over every subset) and an empty pair cache over them. Returns how many guesses
+    there are, ``k``; :func:`local_views` gives the arrays to count with."""
+    _, mt, rows, arow_l, ub_l, _, present, pairs, nbr = local
+    k = undominated_rows(codes, arow, cands, nbr[0], nbr[1], nbr[2], present, rows)
+    m = mt[:MT.shape[0] * k].reshape((MT.shape[0], k))
+    pos = np.empty(MT.shape[1], np.int32)
+    for t in range(k):
+        pos[rows[t]] = t
+        ub_l[t] = cub[rows[t]]
+    for j in range(cands.shape[0]):
+        a = cands[j]
+        src = MT[a]
+        dst = m[a]
+        for t in range(k):
+            dst[t] = src[rows[t]]
+        arow_l[a] = pos[arow[a]]  # (a candidate holds only letters some candidate holds: kept)
+    if pairs[0].shape[0] > 0:  # forget the pairs held (their rows had other columns)
+        # (owner's entries past the last node's rows are 0 or older pairs: harmless)
+        slot, owner, used = pairs[1], pairs[2], pairs[3]
+        for t in range(min(used[0], owner.shape[0])):
+            slot[owner[t]] = -1
+        used[:] = 0
+        pairs[4][:] = 0
+    return k
+
+
+@njit(cache=True, nogil=True)
+def local_views(local, n_answers, k):
+    """``(mt, legal, ub, pairs)`` of ``local`` after :func:`localise` made ``k`` guesses:
+    the matrix ``n_answers x k``, the rows ``0..k-1``, their bounds and the pair cache
+    (as many rows of ``k`` bits as its words hold)."""
+    pr = local[7]
+    w = (k + 63) // 64
+    slots = min(pr[0].shape[0] // max(w, 1), pr[2].shape[0])
+    rows = pr[0][:slots * w].reshape((slots, w))
+    return (local[1][:n_answers * k].reshape((n_answers, k)), local[5][:k], local[4][:k],
+            (rows, pr[1], pr[2][:slots], pr[3], pr[4][:w * 64]))
+
+
+@njit(cache=True, nogil=True)
+def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, memo, key, stats, gmap):
     """Lower bound of a set's value from its bucket counts alone, without a search; memoised.
 
     The first steps of :func:`solve` at ``cands`` (``d`` guesses left, ``legal`` its
@@ -376,7 +543,7 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
     stats[ST_PROBES] += 1
     pc = perfect_candidate(MT, arow, cands, seen)
     if pc >= 0:
-        _store(memo, key, 2 * n - 1, 1, pc)
+        _store(memo, key, 2 * n - 1, 1, pc if gmap.shape[0] == 0 else gmap[pc])
         return 2 * n - 1
     G = legal.shape[0]
     T = 3 * n - beta
@@ -399,7 +566,7 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
         if n <= PAIRS_MAX:
             nb, isg, first, _ = distinct_pairs(MT, cands, rows, n_sel == G and dense, green, True, 0)
             if first >= 0:
-                _store(memo, key, 2 * n, 1, rows[first])
+                _store_perfect(memo, key, 2 * n, rows[first], gmap)
                 return 2 * n
         else:
             nb, isg = count_buckets(MT, cands, rows, green, n_pat)
@@ -408,7 +575,7 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
     kmax = 0
     for t in range(rows.shape[0]):
         if nb[t] == n:
-            _store(memo, key, 2 * n, 1, rows[t])
+            _store_perfect(memo, key, 2 * n, rows[t], gmap)
             return 2 * n
         v = 3 * n - nb[t] - (1 if isg[t] else 0)
         if v < lb:
@@ -711,6 +878,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     order = np.concatenate((top, rest)) if exact else top
     n_order = order.shape[0]
     soft = INF  # the least lower bound of a guess refuted below (a fail-high bound)
+    lk = -1  # guesses of the local scratch (fr[12]) this node counts over; 0: every guess
     for oi in range(n_order):
         i = order[oi]
         if exact:
@@ -770,14 +938,32 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                 kk = set_key(sub, d - 1, hard, ccg[k] if hard else cg, ccn[k] if hard else cn)
                 if kk in memo and (memo[kk][1] == 1 or memo[kk][0] > 2 * m):
                     continue  # exact, or bounded by its counts before (lbs[k] holds it)
+                cb_beta = limit - n - (rem - lbs[k])
                 if hard:
                     nl = hard_filter_bits(fr[11][d], codes, g, pats[k], rule[0], rule[1],
                                           fr[10], fr[11][d - 1], fr[7][d])
-                    rows_k = fr[7][d][:nl]
+                    v = count_bound(MT, arow, sub, fr[7][d][:nl], cub, d - 1, cb_beta, green,
+                                    n_pat, pairs, seen, memo, kk, stats, fr[12][2][:0])
                 else:
-                    rows_k = legal
-                v = count_bound(MT, arow, sub, rows_k, cub, d - 1, limit - n - (rem - lbs[k]),
-                                green, n_pat, pairs, seen, memo, kk, stats)
+                    if lk < 0:
+                        # a large position bounds many buckets: count them over the guesses
+                        # no other guess dominates here (about half of them), each copied
+                        # once with a pair cache of its own (the scratch serves one node
+                        # at a time: the first to take it, never a descendant)
+                        lk = 0
+                        st = fr[12][0]
+                        if st[1] > 0 and n >= st[1] and st[0] == 0 and is_dense(MT, legal):
+                            st[0] = 1
+                            lk = localise(MT, codes, arow, cands, cub, fr[12])
+                            stats[ST_PRUNED] += 1
+                            stats[ST_DROPPED] += G - lk
+                    if lk > 0:
+                        mt_l, legal_l, ub_l, pairs_l = local_views(fr[12], MT.shape[0], lk)
+                        v = count_bound(mt_l, fr[12][3], sub, legal_l, ub_l, d - 1, cb_beta, green,
+                                        n_pat, pairs_l, seen, memo, kk, stats, fr[12][2][:lk])
+                    else:
+                        v = count_bound(MT, arow, sub, legal, cub, d - 1, cb_beta, green, n_pat,
+                                        pairs, seen, memo, kk, stats, fr[12][2][:0])
                 if v > lbs[k]:
                     rem += v - lbs[k]
                     lbs[k] = v
@@ -829,6 +1015,8 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
         if not cut and acc < best:
             best = acc
             bestg = g
+    if lk > 0:
+        fr[12][0][0] = 0  # (the local scratch is free again)
     if best < beta:
         _store(memo, key, best, 1, bestg)
         return best

@@ -43,6 +43,7 @@ from wordle_core.kernels.walk import TREE_OK
 from wordle_core.search.hard import HardSolver
 
 INF = kn.INF
+PRUNE_FROM = 80  # ExactSolver.prune_from's default: positions of at least this many answers
 
 
 def transposed(lexicon: Lexicon, matrix: np.ndarray | None = None) -> np.ndarray:
@@ -75,10 +76,13 @@ class SearchStats:
     hits: int = 0
     cells: int = 0  # (candidate, guess) pattern reads by the full scans
     probes: int = 0  # buckets bounded by their counts alone (kernels.exact.count_bound)
+    pruned: int = 0  # positions that bounded them over their undominated guesses (prune_from)
+    pruned_guesses: int = 0  # dominated guesses left out there, summed over those positions
 
     def as_dict(self) -> dict[str, int]:
         return {"nodes": self.nodes, "scans": self.scans, "evals": self.evals,
-                "memo_hits": self.hits, "scan_cells": self.cells, "probes": self.probes}
+                "memo_hits": self.hits, "scan_cells": self.cells, "probes": self.probes,
+                "pruned_positions": self.pruned, "pruned_guesses": self.pruned_guesses}
 
 
 @dataclass
@@ -100,6 +104,12 @@ class ExactSolver:
     its bucket counts alone (:func:`wordle_core.kernels.exact.count_bound`), which
     refutes most guesses without a search below them; ``False`` searches the buckets
     directly (the same values: for tests and benchmarks).
+    ``prune_from`` (exact search, normal mode, every guess allowed): a position of at
+    least this many answers counts its guesses' buckets (``count_bounds``) over the
+    guesses that no other guess dominates there
+    (:func:`wordle_core.kernels.exact.undominated_rows`, about half of them at the large
+    first buckets of weak openers), copied with a pair cache of their own; ``None``:
+    :data:`PRUNE_FROM`, 0: off (the same values and trees).
     ``pair_slots``: how many answer pairs' collision bitsets (1.6 KiB each on ``wordle``)
     normal mode keeps to count sets of at most 64 answers
     (:func:`wordle_core.kernels.buckets.pair_counts`); ``None``: 65,536 for the exact
@@ -121,6 +131,7 @@ class ExactSolver:
     feasibility_first: bool = True
     pair_slots: int | None = None
     count_bounds: bool = True
+    prune_from: int | None = None
     stats: SearchStats = field(default_factory=SearchStats)
 
     def __post_init__(self) -> None:
@@ -291,6 +302,12 @@ class ExactSolver:
             th.join()
             self._search_thread = None
 
+    def _prune_from(self) -> int:
+        """Positions from this many answers count over their undominated guesses (0: none)."""
+        if not (self.exact and self.count_bounds) or self.hard or self.pool != "all":
+            return 0
+        return PRUNE_FROM if self.prune_from is None else max(int(self.prune_from), 0)
+
     def _ub_scratch(self, d: int) -> np.ndarray:
         """Rows ``0..d`` of per-guess scratch for the search's bucket bounds (kept)."""
         if self._ubs.shape[0] <= d:
@@ -302,8 +319,10 @@ class ExactSolver:
         positions with up to ``d`` guesses left (kept; widened when a deeper search comes)."""
         if self._frames is None or self._frames[0].shape[0] <= d:
             lex = self.lexicon
+            prune = self._prune_from()
             self._frames = kn.frames(max(d, self.limit), len(lex.answers), len(lex.guesses),
-                                     lex.n_patterns, lex.length, len(lex.alphabet))
+                                     lex.n_patterns, lex.length, len(lex.alphabet),
+                                     kn.neighbour_groups(self._codes) if prune else None, prune)
         return self._frames
 
     def best_guess(self, cands: np.ndarray, legal: np.ndarray, d: int,
@@ -473,7 +492,7 @@ class ExactSolver:
 
     def _sync_stats(self) -> None:
         s = self._stats
-        self.stats = SearchStats(*(int(x) for x in s[:6]))
+        self.stats = SearchStats(*(int(x) for x in s[:8]))
 
 
 class _MemoStrategy:
