@@ -78,7 +78,7 @@ def new_memo() -> Dict:
     return Dict.empty(key_type=KEY_TYPE, value_type=VAL_TYPE)
 
 
-LOCAL_PAIR_WORDS = 6 << 20  # the local pair cache's rows: 48 MiB, as many pairs as fit ...
+LOCAL_PAIR_WORDS = 12 << 20  # the local pair cache's rows: 96 MiB, as many pairs as fit ...
 LOCAL_PAIR_SLOTS = 1 << 17  # ... up to this many
 
 
