@@ -26,6 +26,7 @@ import math
 import threading
 import time
 from dataclasses import dataclass, field
+from functools import lru_cache
 
 import numpy as np
 
@@ -44,6 +45,13 @@ from wordle_core.search.hard import HardSolver
 
 INF = kn.INF
 PRUNE_FROM = 80  # ExactSolver.prune_from's default: positions of at least this many answers
+
+
+@lru_cache(maxsize=4)
+def neighbour_groups(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`wordle_core.kernels.exact.neighbour_groups` of a lexicon's guesses, made once
+    per lexicon and process (about 50 ms on ``nyt``) and shared by every solver of it."""
+    return kn.neighbour_groups(np.ascontiguousarray(lexicon.guess_codes))
 
 
 def transposed(lexicon: Lexicon, matrix: np.ndarray | None = None) -> np.ndarray:
@@ -322,7 +330,7 @@ class ExactSolver:
             prune = self._prune_from()
             self._frames = kn.frames(max(d, self.limit), len(lex.answers), len(lex.guesses),
                                      lex.n_patterns, lex.length, len(lex.alphabet),
-                                     kn.neighbour_groups(self._codes) if prune else None, prune)
+                                     neighbour_groups(lex) if prune else None, prune)
         return self._frames
 
     def best_guess(self, cands: np.ndarray, legal: np.ndarray, d: int,
