@@ -460,7 +460,7 @@ def _distinct_reference(mt: np.ndarray, cands: np.ndarray, rows: np.ndarray, gre
 
 @pytest.mark.parametrize("gather", [False, True])
 def test_bucket_counts_match_numpy_for_every_set_size(wordle: Lexicon, gather: bool) -> None:
-    """``count_buckets`` (pairwise SIMD path up to PAIRS_MAX candidates, bitsets above)
+    """``count_buckets`` (pairwise SIMD path up to PAIRS_MAX candidates, byte flags above)
     against a sort-based numpy count, on every size around the switch, for all 12,972
     guesses in order (normal mode) or a scattered subset (hard mode's gather)."""
     from wordle_core.kernels import buckets as kn
@@ -470,7 +470,7 @@ def test_bucket_counts_match_numpy_for_every_set_size(wordle: Lexicon, gather: b
     green = wordle.n_patterns - 1
     rng = np.random.default_rng(5)
     all_rows = np.arange(len(wordle.guesses), dtype=np.int32)
-    for n in [1, 2, 3, 5, 17, kn.PAIRS_MAX, kn.PAIRS_MAX + 1, 90]:
+    for n in [1, 2, 3, 5, 17, kn.PAIRS_MAX, kn.PAIRS_MAX + 1, 90, 400]:
         rows = np.sort(rng.choice(all_rows, 3000, replace=False)).astype(np.int32) if gather \
             else all_rows
         # similar words (a bucket of one guess) as well as random ones
@@ -482,6 +482,28 @@ def test_bucket_counts_match_numpy_for_every_set_size(wordle: Lexicon, gather: b
             nb, isg = kn.count_buckets(mt, cands, rows, green, wordle.n_patterns)
             ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
             assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), (n, gather)
+
+
+def test_bucket_counts_match_numpy_beyond_243_patterns() -> None:
+    """``count_buckets``' flags per pattern for longer words: Mini Nerdle's 729 patterns
+    and Nerdle's 6,561 (a block of two guesses), all guesses and a gathered subset."""
+    from wordle_core.game.lexicon import load_lexicon
+    from wordle_core.kernels import buckets as kn
+    from wordle_core.search.exact import transposed
+
+    rng = np.random.default_rng(8)
+    for name in ("mini-nerdle", "nerdle"):
+        lex = load_lexicon(name)
+        mt = transposed(lex)
+        green = lex.n_patterns - 1
+        G = len(lex.guesses)
+        for rows in (np.arange(G, dtype=np.int32),
+                     np.sort(rng.choice(G, G // 3, replace=False)).astype(np.int32)):
+            for n in (kn.PAIRS_MAX + 1, 150):
+                cands = np.sort(rng.choice(len(lex.answers), n, replace=False)).astype(np.int32)
+                nb, isg = kn.count_buckets(mt, cands, rows, green, lex.n_patterns)
+                ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
+                assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), (name, n)
 
 
 def test_pair_counts_match_numpy_while_the_cache_forgets_pairs(wordle: Lexicon) -> None:
