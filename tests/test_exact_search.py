@@ -655,6 +655,68 @@ def test_pruned_counts_give_the_same_values_and_trees() -> None:
         assert other.stats.probes > 0 and other.stats.pruned == 0
 
 
+def test_skipped_dominated_guesses_give_the_same_values_and_trees() -> None:
+    """Skipping a guess once one that dominates it was tried (``skip_from``, on by
+    default in normal mode) must never change a value or a best guess: every third
+    opener of the trap lexicon with the threshold low enough that most positions skip,
+    against ``skip_from=0``: the same totals and optimal trees, the same values under
+    cut-offs (bounds may differ, never crossing the value), and guesses skipped."""
+    from conftest import trap_lexicon
+
+    lex = trap_lexicon()
+    skipping = ExactSolver(lex, skip_from=3, prune_from=0)
+    plain = ExactSolver(lex, skip_from=0, prune_from=0)
+    openers = range(0, len(lex.guesses), 3)
+    for g in openers:
+        assert skipping.opener_value(int(g)) == plain.opener_value(int(g)), lex.guesses[g]
+    assert skipping.stats.skipped > 40 and plain.stats.skipped == 0
+    assert skipping.stats.evals < plain.stats.evals
+    for g in list(openers)[::4]:
+        assert skipping.tree(int(g)).to_dict() == plain.tree(int(g)).to_dict(), lex.guesses[g]
+    rows = plain.pool_rows()
+    everyone = np.arange(len(lex.answers), dtype=np.int32)
+    rng = np.random.default_rng(3)
+    for _ in range(12):  # fresh memos: bounds at random cut-offs, then the values
+        sub = np.sort(rng.choice(everyone, int(rng.integers(8, 20)), replace=False)).astype(np.int32)
+        a, b = ExactSolver(lex, skip_from=3), ExactSolver(lex, skip_from=0)
+        exact = b.value(sub, rows, 4)
+        beta = int(rng.integers(2 * len(sub), exact + 3))
+        for s in (a, b):
+            v = s.value(sub, rows, 4, beta=beta)
+            assert (v == exact) if exact < beta else (beta <= v <= exact)
+        assert a.value(sub, rows, 4) == exact
+    for other in (ExactSolver(lex, hard=True, skip_from=6), ExactSolver(lex, pool="answers",
+                                                                        skip_from=6)):
+        other.opener_value(lex.answer_rows[0])  # (normal mode with every guess only)
+        assert other.stats.evals > 0 and other.stats.skipped == 0
+
+
+def test_skipped_dominated_guesses_keep_the_first_best_guess(wordle: Lexicon) -> None:
+    """Where a dominated guess ties with the guess that dominates it and comes first in
+    the search's order, it is the best guess, and skipping must not pass it over: the
+    best guesses of 1,405 buckets (4-40 answers) of 40 random openers on ``wordle``, 4
+    and 5 guesses left, with and without skipping. (Skipping every dominated guess,
+    tried or not, changes two of them.)"""
+    from wordle_core.search.exact import transposed
+
+    skipping = ExactSolver(wordle, skip_from=3, prune_from=0)
+    plain = ExactSolver(wordle, skip_from=0, prune_from=0)
+    rows = plain.pool_rows()
+    mt = transposed(wordle)
+    rng = np.random.default_rng(1)
+    positions = 0
+    for opener in rng.choice(len(wordle.guesses), 40, replace=False):
+        col = mt[:, opener]
+        for p in np.unique(col):
+            sub = np.flatnonzero(col == p).astype(np.int32)
+            if not 4 <= len(sub) <= 40:
+                continue
+            positions += 1
+            for d in (4, 5):
+                assert skipping.best_guess(sub, rows, d) == plain.best_guess(sub, rows, d)
+    assert positions == 1405 and skipping.stats.skipped > 500
+
+
 def test_pair_counts_give_the_same_search(wordle: Lexicon) -> None:
     """The exact search with small sets counted by pair bitsets (the normal-mode
     default) and by pairwise compares (``pair_slots=0``): the same values, best guesses

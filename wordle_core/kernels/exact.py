@@ -68,6 +68,7 @@ VAL_TYPE = types.UniTuple(types.int64, 3)
 # stats slots
 ST_NODES, ST_SCANS, ST_EVALS, ST_HITS, ST_CELLS, ST_PROBES = 0, 1, 2, 3, 4, 5
 ST_PRUNED, ST_DROPPED = 6, 7  # positions that counted over their undominated guesses; guesses left out
+ST_SKIPPED = 8  # guesses not expanded: one that dominates them was tried first
 # solve's ``exact`` argument: the width-limited search; the exact one; the exact one
 # without count_bound on the buckets of a guess before they are searched (same values)
 WIDTH_LIMITED, EXACT, EXACT_NO_COUNT_BOUNDS = 0, 1, 2
@@ -83,7 +84,7 @@ LOCAL_PAIR_SLOTS = 1 << 17  # ... up to this many
 
 
 def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, n_sym: int,
-           neighbours: tuple | None = None, prune_from: int = 0) -> tuple:
+           neighbours: tuple | None = None, prune_from: int = 0, skip_from: int = 0) -> tuple:
     """Scratch of :func:`solve` for positions with up to ``depth`` guesses left: one frame
     per depth (a node with ``d`` left splits into frame ``d``; its children, ``d - 1``
     left, use the frames below, so a child's candidates and allowed rows are views of its
@@ -99,12 +100,15 @@ def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, 
     position of at least ``prune_from`` answers whose buckets are bounded by their counts
     (:func:`count_bound`) copies those guesses' columns of the matrix and keeps its own
     pair cache over them; without, the arrays are empty and nothing is pruned.
-    ``(state, mt, rows, arow, ub, legal, present, pairs, neighbours)``, ``state =
-    [in use, prune_from]``.
+    ``(state, mt, rows, arow, ub, legal, present, pairs, neighbours, dom)``, ``state =
+    [in use, prune_from, skip_from]``. ``dom[d]`` (with ``neighbours`` and ``skip_from >
+    0``) holds the :func:`dominators` of a position with ``d`` guesses left and at least
+    ``skip_from`` answers, whose search then skips a guess once one dominating it was tried.
     """
     D = depth + 1
+    skip = neighbours is not None and skip_from > 0
     on = neighbours is not None and prune_from > 0
-    a, g, s = (n_answers, n_guesses, n_sym) if on else (0, 0, 0)
+    a, g = (n_answers, n_guesses) if on else (0, 0)
     if neighbours is None:
         neighbours = (np.zeros((length, 0), np.int32), np.zeros(1, np.int64), np.zeros(0, np.int32))
     paired = on and n_answers <= PAIR_ANSWERS_MAX
@@ -113,9 +117,11 @@ def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, 
              np.full(n_answers * (n_answers - 1) // 2 if paired else 0, -1, np.int32),
              np.zeros(LOCAL_PAIR_SLOTS if paired else 0, np.int64), np.zeros(2, np.int64),
              np.zeros(words * 64 if paired else 0, np.uint8))
-    local = (np.array([0, prune_from if on else 0], np.int64), np.empty(a * g, np.uint8),
-             np.empty(g, np.int32), np.empty(a, np.int32), np.empty(g, np.int64),
-             np.arange(g, dtype=np.int32), np.zeros(s, np.bool_), pairs, neighbours)
+    local = (np.array([0, prune_from if on else 0, skip_from if skip else 0], np.int64),
+             np.empty(a * g, np.uint8), np.empty(g, np.int32), np.empty(a, np.int32),
+             np.empty(g, np.int64), np.arange(g, dtype=np.int32),
+             np.zeros(n_sym if on or skip else 0, np.bool_), pairs, neighbours,
+             np.empty((D, n_guesses if skip else 0), np.int32))
     return (np.empty((D, n_answers), np.int32), np.empty((D, n_pat), np.int64),
             np.empty((D, n_pat), np.int64), np.empty((D, n_pat), np.int64),
             np.empty((D, n_pat), np.int64), np.empty((D, n_pat, length), np.int8),
@@ -148,25 +154,27 @@ def neighbour_groups(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
 
 
 @njit(cache=True, nogil=True)
-def undominated_rows(codes, arow, cands, grp, start, members, present, out) -> int:
-    """The guess rows, ascending, that no other guess dominates over ``cands`` (normal
-    mode, every guess allowed); written into ``out``, their number returned.
+def dominators(codes, arow, cands, grp, start, members, present, dom) -> int:
+    """For every guess row ``h``: ``dom[h]``, a guess that dominates ``h`` over ``cands``
+    (normal mode, every guess allowed), or -1 when none is found; returns how many rows
+    are kept (-1).
 
     A guess *dominates* another over a set when its feedback always tells at least as
     much: its buckets of any subset refine the other's, so it makes at least as many of
-    them (and the other, holding a letter no candidate has, is no candidate). A letter
-    of guess ``h`` that no candidate holds shows grey wherever it stands; ``h`` is left
-    out when a guess ``j`` equals it but at one such position ``z`` and holds there
+    them, and the other, holding a letter no candidate has, is no candidate; its value
+    at the set (any number of guesses left) is then at most the other's. A letter of
+    guess ``h`` that no candidate holds shows grey wherever it stands; ``dom[h] = j``
+    when ``j`` equals ``h`` but at one such position ``z`` and holds there
 
     * a letter some candidate holds that ``h`` holds nowhere else (``j`` shows at ``z``
       what ``h`` does not, and everything ``h`` shows elsewhere, letter counts included),
     * or another letter no candidate holds, ``j`` coming first (the same feedback).
 
     Each such step leads to a guess with fewer of those letters, or an earlier one with
-    as many, so every guess left out is dominated by one that is kept: the least bound
-    ``3n - B - [guess in set]`` and the most buckets of every subset are the same over
-    the kept guesses as over all. ``grp, start, members``: :func:`neighbour_groups`;
-    ``present``: a boolean per symbol (scratch).
+    as many, so following ``dom`` from any guess ends at a kept one that dominates it:
+    the least bound ``3n - B - [guess in set]`` and the most buckets of every subset are
+    the same over the kept guesses as over all. ``grp, start, members``:
+    :func:`neighbour_groups`; ``present``: a boolean per symbol (scratch).
     """
     G, L = codes.shape
     present[:] = False
@@ -177,7 +185,7 @@ def undominated_rows(codes, arow, cands, grp, start, members, present, out) -> i
     k = 0
     for h in range(G):
         w = codes[h]
-        dropped = False
+        by = -1
         for z in range(L):
             if present[w[z]]:
                 continue
@@ -194,14 +202,27 @@ def undominated_rows(codes, arow, cands, grp, start, members, present, out) -> i
                             clash = True
                             break
                     if not clash:
-                        dropped = True
+                        by = j
                         break
                 elif j < h:
-                    dropped = True
+                    by = j
                     break
-            if dropped:
+            if by >= 0:
                 break
-        if not dropped:
+        dom[h] = by
+        if by < 0:
+            k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
+def undominated_rows(codes, arow, cands, grp, start, members, present, out) -> int:
+    """The guess rows, ascending, that :func:`dominators` finds no dominator for over
+    ``cands``; written into ``out`` (at least a row per guess), their number returned."""
+    dominators(codes, arow, cands, grp, start, members, present, out)
+    k = 0
+    for h in range(codes.shape[0]):
+        if out[h] < 0:  # (in place: k <= h, and out[h] is read before any write to it)
             out[k] = h
             k += 1
     return k
@@ -487,7 +508,7 @@ def localise(MT, codes, arow, cands, cub, local):
     each candidate's own column among them, their bucket counts ``cub`` (upper bounds
     over every subset) and an empty pair cache over them. Returns how many guesses
     there are, ``k``; :func:`local_views` gives the arrays to count with."""
-    _, mt, rows, arow_l, ub_l, _, present, pairs, nbr = local
+    _, mt, rows, arow_l, ub_l, _, present, pairs, nbr, _ = local
     k = undominated_rows(codes, arow, cands, nbr[0], nbr[1], nbr[2], present, rows)
     m = mt[:MT.shape[0] * k].reshape((MT.shape[0], k))
     pos = np.empty(MT.shape[1], np.int32)
@@ -879,6 +900,17 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     n_order = order.shape[0]
     soft = INF  # the least lower bound of a guess refuted below (a fail-high bound)
     lk = -1  # guesses of the local scratch (fr[12]) this node counts over; 0: every guess
+    # a large position (exact, normal mode) skips a guess once one that dominates it was
+    # tried: that one's value is at most this one's, and was either the best so far or
+    # no better than the limit then, so this one cannot be strictly better than the best:
+    # the value and the first best guess are those of the full loop. (The fail-soft bound
+    # below, the least over the guesses tried, stays valid: each skipped guess is worth
+    # at least the one that dominates it.)
+    dom = fr[12][9][d]
+    skip = exact and not hard and fr[12][0][2] > 0 and n >= fr[12][0][2] and is_dense(MT, legal)
+    if skip:
+        nbr = fr[12][8]
+        dominators(codes, arow, cands, nbr[0], nbr[1], nbr[2], fr[12][6], dom)
     for oi in range(n_order):
         i = order[oi]
         if exact:
@@ -891,6 +923,13 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             if oi >= top.shape[0]:
                 break  # sorted by bound: nothing later can beat the limit (nor soft)
             continue
+        if skip and dom[i] >= 0:  # (dense: position i is row i)
+            j = dom[i]
+            while not tried[j] and dom[j] >= 0:
+                j = dom[j]
+            if tried[j]:
+                stats[ST_SKIPPED] += 1
+                continue
         g = legal[i]
         stats[ST_EVALS] += 1
         # (this depth's frame of the scratch: children use the frames below it)

@@ -45,6 +45,7 @@ from wordle_core.search.hard import HardSolver
 
 INF = kn.INF
 PRUNE_FROM = 80  # ExactSolver.prune_from's default: positions of at least this many answers
+SKIP_FROM = 80  # ExactSolver.skip_from's default: positions of at least this many answers
 
 
 @lru_cache(maxsize=4)
@@ -86,11 +87,13 @@ class SearchStats:
     probes: int = 0  # buckets bounded by their counts alone (kernels.exact.count_bound)
     pruned: int = 0  # positions that bounded them over their undominated guesses (prune_from)
     pruned_guesses: int = 0  # dominated guesses left out there, summed over those positions
+    skipped: int = 0  # guesses not expanded: one that dominates them was tried first (skip_from)
 
     def as_dict(self) -> dict[str, int]:
         return {"nodes": self.nodes, "scans": self.scans, "evals": self.evals,
                 "memo_hits": self.hits, "scan_cells": self.cells, "probes": self.probes,
-                "pruned_positions": self.pruned, "pruned_guesses": self.pruned_guesses}
+                "pruned_positions": self.pruned, "pruned_guesses": self.pruned_guesses,
+                "skipped_guesses": self.skipped}
 
 
 @dataclass
@@ -118,6 +121,11 @@ class ExactSolver:
     (:func:`wordle_core.kernels.exact.undominated_rows`, about half of them at the large
     first buckets of weak openers), copied with a pair cache of their own; ``None``:
     :data:`PRUNE_FROM`, 0: off (the same values and trees).
+    ``skip_from`` (exact search, normal mode, every guess allowed): a position of at least
+    this many answers does not expand a guess once a guess that dominates it there
+    (:func:`wordle_core.kernels.exact.dominators`) has been tried: its value is no lower,
+    so it cannot be the best; ``None``: :data:`SKIP_FROM`, 0: off (the same values, trees
+    and bounds).
     ``pair_slots``: how many answer pairs' collision bitsets (1.6 KiB each on ``wordle``)
     normal mode keeps to count sets of at most 64 answers
     (:func:`wordle_core.kernels.buckets.pair_counts`); ``None``: 65,536 for the exact
@@ -140,6 +148,7 @@ class ExactSolver:
     pair_slots: int | None = None
     count_bounds: bool = True
     prune_from: int | None = None
+    skip_from: int | None = None
     stats: SearchStats = field(default_factory=SearchStats)
 
     def __post_init__(self) -> None:
@@ -163,7 +172,7 @@ class ExactSolver:
         # the NYT rule as bitsets over the guess rows: each child's allowed rows (hard mode)
         self._rule = rule_bitsets(self._codes, self._lcounts) if self.hard else \
             (np.zeros((1, 1, 1), np.uint64), np.zeros((1, 1, 1), np.uint64))
-        self._stats = np.zeros(8, np.int64)
+        self._stats = np.zeros(9, np.int64)
         if self.pair_slots is None:  # only every guess in order uses it (normal mode, all)
             self.pair_slots = 0 if self.hard or self.pool != "all" else \
                 PAIR_SLOTS if self.exact else PAIR_SLOTS // 8
@@ -316,6 +325,12 @@ class ExactSolver:
             return 0
         return PRUNE_FROM if self.prune_from is None else max(int(self.prune_from), 0)
 
+    def _skip_from(self) -> int:
+        """Positions from this many answers skip dominated guesses (0: none)."""
+        if not self.exact or self.hard or self.pool != "all":
+            return 0
+        return SKIP_FROM if self.skip_from is None else max(int(self.skip_from), 0)
+
     def _ub_scratch(self, d: int) -> np.ndarray:
         """Rows ``0..d`` of per-guess scratch for the search's bucket bounds (kept)."""
         if self._ubs.shape[0] <= d:
@@ -327,10 +342,10 @@ class ExactSolver:
         positions with up to ``d`` guesses left (kept; widened when a deeper search comes)."""
         if self._frames is None or self._frames[0].shape[0] <= d:
             lex = self.lexicon
-            prune = self._prune_from()
+            prune, skip = self._prune_from(), self._skip_from()
             self._frames = kn.frames(max(d, self.limit), len(lex.answers), len(lex.guesses),
                                      lex.n_patterns, lex.length, len(lex.alphabet),
-                                     neighbour_groups(lex) if prune else None, prune)
+                                     neighbour_groups(lex) if prune or skip else None, prune, skip)
         return self._frames
 
     def best_guess(self, cands: np.ndarray, legal: np.ndarray, d: int,
@@ -500,7 +515,7 @@ class ExactSolver:
 
     def _sync_stats(self) -> None:
         s = self._stats
-        self.stats = SearchStats(*(int(x) for x in s[:8]))
+        self.stats = SearchStats(*(int(x) for x in s[:9]))
 
 
 class _MemoStrategy:
