@@ -523,7 +523,7 @@ def test_pair_counts_match_numpy_while_the_cache_forgets_pairs(wordle: Lexicon) 
     assert kn.pair_cache(kn.PAIR_ANSWERS_MAX + 1, 10)[0].shape[0] == 0  # (too many answers)
     rng = np.random.default_rng(17)
     near = np.flatnonzero(mt[:, wordle.guesses.index("salet")] == 0)  # 221 similar answers
-    asked = 0
+    asked = firsts = sets = 0
     for n in [1, 2, 3, 9, 31, 32, 33, 40, kn.PAIR_COUNT_MAX]:
         for pool in (near, near[:50], np.arange(len(wordle.answers))):
             if len(pool) < n:
@@ -533,8 +533,16 @@ def test_pair_counts_match_numpy_while_the_cache_forgets_pairs(wordle: Lexicon) 
                 nb, isg = kn.pair_counts(mt, cands, arow, green, cache)
                 ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
                 assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), n
-                asked += n * (n - 1) // 2
+                # the extremes read from the bit planes (no guess past the last one)
+                most, most_green, first = kn.pair_count_extremes(mt, cands, arow, green, cache)
+                perfect = np.flatnonzero(ref_nb == n)
+                assert (most, most_green) == (ref_nb.max(), (ref_nb + ref_g).max()), n
+                assert first == (perfect[0] if len(perfect) else -1), n
+                firsts += first >= 0
+                sets += 1
+                asked += 2 * (n * (n - 1) // 2)  # (each set's pairs asked for twice)
     made, replaced = (int(x) for x in cache[3])
+    assert 0 < firsts < sets  # sets with a perfect guess, and sets without
     assert replaced > 0 and 300 < made < asked  # rows made over older pairs, and rows reused
     slot, owner = cache[1], cache[2]
     held = np.flatnonzero(slot >= 0)

@@ -445,10 +445,11 @@ def _pair_row(mt, a, b, scratch, out):
 
 
 @njit(cache=True, nogil=True)
-def pair_counts(mt, cands, arow, green, cache):
-    """Per guess column of ``mt`` (every one, in order): the number of distinct patterns
-    over ``cands`` (at most :data:`PAIR_COUNT_MAX` answers), and whether one is
-    ``green``: the numbers :func:`distinct_pairs` gives over every column.
+def pair_repeats(mt, cands, cache):
+    """Per guess column of ``mt``, in bit planes: how many of ``cands`` (at most
+    :data:`PAIR_COUNT_MAX` answers) collide under it with an answer before them, i.e.
+    ``n`` minus its number of buckets. ``planes[q, w]`` holds bit ``q`` of the repeats of
+    the guesses ``64 w .. 64 w + 63``; the bits past the last guess are 0.
 
     Candidate ``j`` opens a new bucket of guess ``g`` unless it collides under ``g``
     with one of candidates ``0..j-1``. Each pair's collisions are a bitset over the
@@ -456,16 +457,13 @@ def pair_counts(mt, cands, arow, green, cache):
     candidate ``j``'s repeats are the OR of ``j`` bitsets: 64 guesses per word
     operation, where :func:`distinct_pairs` compares a byte per guess for each pair.
     Whether candidate ``j`` repeats is added up over the candidates in bit planes (a
-    ripple-carry adder over words, 6 planes for up to 63 repeats), and ``n`` minus the
-    repeats is read out per guess at the end. ``arow[c]``: the guess column of answer
-    ``c`` (the only guess with a green for it). A pair's row comes from ``cache``
-    (:func:`pair_cache`), made first if it is not held.
+    ripple-carry adder over words, 6 planes for up to 63 repeats). A pair's row comes
+    from ``cache`` (:func:`pair_cache`), made first if it is not held.
     """
     rows, slot, owner, used, scratch = cache
     C = rows.shape[0]
     n = cands.shape[0]
     W = rows.shape[1]
-    G = mt.shape[1]
     P = 1  # bit planes for up to n - 1 repeats per guess
     while n > (1 << P):
         P += 1
@@ -498,11 +496,36 @@ def pair_counts(mt, cands, arow, green, cache):
                 t = pk[w] & rep[w]
                 pk[w] ^= rep[w]
                 rep[w] = t
+    return planes
+
+
+@njit(cache=True, nogil=True)
+def _plane_value(planes, g: int) -> int:
+    """The number held in bit planes ``planes`` for guess column ``g``."""
+    w = g >> 6
+    b = np.uint64(g & 63)
+    v = 0
+    for q in range(planes.shape[0]):
+        v |= np.int64((planes[q, w] >> b) & np.uint64(1)) << q
+    return v
+
+
+@njit(cache=True, nogil=True)
+def pair_counts(mt, cands, arow, green, cache):
+    """Per guess column of ``mt`` (every one, in order): the number of distinct patterns
+    over ``cands`` (at most :data:`PAIR_COUNT_MAX` answers), and whether one is
+    ``green``: the numbers :func:`distinct_pairs` gives over every column, from the
+    answers' pair bitsets (:func:`pair_repeats`). ``arow[c]``: the guess column of
+    answer ``c`` (the only guess with a green for it).
+    """
+    n = cands.shape[0]
+    G = mt.shape[1]
+    planes = pair_repeats(mt, cands, cache)
     nb = np.full(G, n, np.int64)
     one = np.uint64(1)
-    for q in range(P):
+    for q in range(planes.shape[0]):
         pk = planes[q]
-        for w in range(W):
+        for w in range(pk.shape[0]):
             x = pk[w]
             if x == 0:
                 continue
@@ -514,6 +537,60 @@ def pair_counts(mt, cands, arow, green, cache):
         g = arow[cands[j]]
         isg[g] = mt[cands[j], g] == green
     return nb, isg
+
+
+@njit(cache=True, nogil=True)
+def pair_count_extremes(mt, cands, arow, green, cache):
+    """What a count bound needs of :func:`pair_counts`, without reading out every
+    guess: ``(most, most_green, first)``, the most buckets any guess makes of ``cands``,
+    the most buckets plus one for a guess that shows all green, and the first guess
+    column that makes ``n`` buckets (-1 if none).
+
+    The least number of repeats over the guesses is found in :func:`pair_repeats`' bit
+    planes from the top plane down, a word of 64 guesses at a time (the guesses still at
+    the least so far, ``AND NOT`` the plane wherever one of them has a 0 there), so the
+    cost is the planes' words, not a pass over the guesses; the candidates' own columns
+    (the only ones that can show all green) are read one by one.
+    """
+    n = cands.shape[0]
+    G = mt.shape[1]
+    planes = pair_repeats(mt, cands, cache)
+    W = planes.shape[1]
+    low = np.empty(W, np.uint64)  # the guesses whose repeats equal the least so far
+    for w in range(W):
+        low[w] = ~np.uint64(0)
+    if G % 64:
+        low[W - 1] = (np.uint64(1) << np.uint64(G % 64)) - np.uint64(1)
+    least = 0
+    for q in range(planes.shape[0] - 1, -1, -1):
+        pk = planes[q]
+        zero = False  # does a guess still at the least have a 0 in plane q?
+        for w in range(W):
+            if low[w] & ~pk[w]:
+                zero = True
+                break
+        if zero:
+            for w in range(W):
+                low[w] &= ~pk[w]
+        else:
+            least |= 1 << q
+    first = -1
+    if least == 0:
+        for w in range(W):
+            if low[w]:
+                x = low[w]
+                t = 0
+                while not (x >> np.uint64(t)) & np.uint64(1):
+                    t += 1
+                first = w * 64 + t
+                break
+    most = n - least
+    most_green = most
+    for j in range(n):
+        g = arow[cands[j]]
+        if mt[cands[j], g] == green:
+            most_green = max(most_green, n - _plane_value(planes, g) + 1)
+    return most, most_green, first
 
 
 @njit(cache=True, nogil=True)

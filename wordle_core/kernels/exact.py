@@ -49,6 +49,7 @@ from wordle_core.kernels.buckets import (
     count_buckets,
     distinct_pairs,
     is_dense,
+    pair_count_extremes,
     pair_counts,
     row_is_perfect,
 )
@@ -572,10 +573,16 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
     n_sel = can_beat(ub, legal, n, T, sel)
     dense = is_dense(MT, legal)
     if n <= PAIR_COUNT_MAX and dense and pairs[0].shape[0] > 0:
-        # (every guess in order, as solve counts such sets)
-        nb, isg = pair_counts(MT, cands, arow, green, pairs)
-        rows = legal
+        # every guess in order, as solve counts such sets: only the extremes are read
+        # out of the pair bitsets' counts (the first perfect guess, the most buckets)
         n_sel = G
+        stats[ST_CELLS] += n * n_sel
+        most, most_green, first = pair_count_extremes(MT, cands, arow, green, pairs)
+        if first >= 0:
+            _store_perfect(memo, key, 2 * n, legal[first], gmap)
+            return 2 * n
+        lb = 3 * n - most_green
+        kmax = most
     else:
         if n_sel == G or (5 * n_sel >= 2 * G and dense):
             rows = legal
@@ -591,18 +598,18 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
                 return 2 * n
         else:
             nb, isg = count_buckets(MT, cands, rows, green, n_pat)
-    stats[ST_CELLS] += n * n_sel
-    lb = INF
-    kmax = 0
-    for t in range(rows.shape[0]):
-        if nb[t] == n:
-            _store_perfect(memo, key, 2 * n, rows[t], gmap)
-            return 2 * n
-        v = 3 * n - nb[t] - (1 if isg[t] else 0)
-        if v < lb:
-            lb = v
-        if nb[t] > kmax:
-            kmax = nb[t]
+        stats[ST_CELLS] += n * n_sel
+        lb = INF
+        kmax = 0
+        for t in range(rows.shape[0]):
+            if nb[t] == n:
+                _store_perfect(memo, key, 2 * n, rows[t], gmap)
+                return 2 * n
+            v = 3 * n - nb[t] - (1 if isg[t] else 0)
+            if v < lb:
+                lb = v
+            if nb[t] > kmax:
+                kmax = nb[t]
     if d == 2:
         _store(memo, key, INF, 1, -1)
         return INF
