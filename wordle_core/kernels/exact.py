@@ -568,9 +568,6 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
         _store(memo, key, 2 * n - 1, 1, pc if gmap.shape[0] == 0 else gmap[pc])
         return 2 * n - 1
     G = legal.shape[0]
-    T = 3 * n - beta
-    sel = np.empty(G, np.int64)
-    n_sel = can_beat(ub, legal, n, T, sel)
     dense = is_dense(MT, legal)
     if n <= PAIR_COUNT_MAX and dense and pairs[0].shape[0] > 0:
         # every guess in order, as solve counts such sets: only the extremes are read
@@ -584,6 +581,8 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
         lb = 3 * n - most_green
         kmax = most
     else:
+        sel = np.empty(G, np.int64)
+        n_sel = can_beat(ub, legal, n, 3 * n - beta, sel)
         if n_sel == G or (5 * n_sel >= 2 * G and dense):
             rows = legal
             n_sel = G
