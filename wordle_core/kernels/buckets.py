@@ -609,6 +609,7 @@ def is_dense(MT: np.ndarray, legal: np.ndarray) -> bool:
 
 
 COUNT_FLAG_BYTES = 16 << 10  # count_buckets' flags for a block of guesses: about L1 size
+FLAGS_FROM = 64  # count_buckets: byte flags from this many candidates, bitsets below
 _BYTE_LANES = np.uint64(0x00FF00FF00FF00FF)  # (sums of 8-bit lanes, in 16-bit lanes)
 _SUM16 = np.uint64(0x0001000100010001)  # (x * _SUM16) >> 48: the sum of x's four 16-bit lanes
 
@@ -631,6 +632,43 @@ def _flag_patterns(MT, cands, legal, dense, g0, m, shift, flags):
 
 
 @njit(cache=True, nogil=True)
+def _count_bitsets(MT, cands, legal, dense, green, n_pat):
+    """:func:`count_buckets` for small sets: a pattern bitset per guess, in blocks of 256
+    guesses, each candidate's row read in order across the block."""
+    G = legal.shape[0]
+    n = cands.shape[0]
+    nw = (n_pat + 63) // 64
+    blk = 256
+    bits = np.zeros((blk, nw), np.uint64)
+    nb = np.empty(G, np.int64)
+    isg = np.empty(G, np.bool_)
+    gw = green >> 6
+    gb = np.uint64(1) << np.uint64(green & 63)
+    for g0 in range(0, G, blk):
+        m = min(blk, G - g0)
+        bits[:m, :] = 0
+        if dense:
+            for j in range(n):
+                row = MT[cands[j], g0:g0 + m]
+                for t in range(m):
+                    p = row[t]
+                    bits[t, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+        else:
+            for j in range(n):
+                row = MT[cands[j]]
+                for t in range(m):
+                    p = row[legal[g0 + t]]
+                    bits[t, p >> 6] |= np.uint64(1) << np.uint64(p & 63)
+        for t in range(m):
+            c = 0
+            for w in range(nw):
+                c += _popcount(bits[t, w])
+            nb[g0 + t] = c
+            isg[g0 + t] = (bits[t, gw] & gb) != np.uint64(0)
+    return nb, isg
+
+
+@njit(cache=True, nogil=True)
 def count_buckets(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: int,
                   n_pat: int):
     """Per allowed guess: number of distinct patterns over ``cands``, and whether one is
@@ -641,8 +679,11 @@ def count_buckets(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: i
     each candidate its matrix row is read sequentially across the block, and the inner
     loop is a load and a store (a bitset per guess needs a read-modify-write of a shared
     word instead: about 1.3x slower). The flags are then added up eight at a time as
-    64-bit words. Sets of at most :data:`PAIRS_MAX` candidates go to
-    :func:`distinct_pairs` instead (the same numbers, by SIMD pairwise comparisons).
+    64-bit words. Below :data:`FLAGS_FROM` candidates a pattern bitset per guess is kept
+    instead (:func:`_count_bitsets`: a guess's flags then cost more to clear and add up
+    than its cells; hard mode's many sets of 33-63 answers). Sets of at most
+    :data:`PAIRS_MAX` candidates go to :func:`distinct_pairs` (the same numbers, by SIMD
+    pairwise comparisons).
     ``MT`` is answers x guesses (as :func:`transposed`), ``legal`` the guess columns.
     """
     G = legal.shape[0]
@@ -651,6 +692,8 @@ def count_buckets(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: i
     if n <= PAIRS_MAX:
         nb, isg, _, _ = distinct_pairs(MT, cands, legal, dense, green, False, 0)
         return nb, isg
+    if n < FLAGS_FROM:
+        return _count_bitsets(MT, cands, legal, dense, green, n_pat)
     shift = 8  # a guess's flags: 2 ** shift bytes (a multiple of 8, at least n_pat)
     while (1 << shift) < n_pat:
         shift += 1
