@@ -913,7 +913,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     # below, the least over the guesses tried, stays valid: each skipped guess is worth
     # at least the one that dominates it.)
     dom = fr[12][9][d]
-    skip = exact and not hard and fr[12][0][2] > 0 and n >= fr[12][0][2] and is_dense(MT, legal)
+    skip = exact != WIDTH_LIMITED and not hard and 0 < fr[12][0][2] <= n and is_dense(MT, legal)
     if skip:
         nbr = fr[12][8]
         dominators(codes, arow, cands, nbr[0], nbr[1], nbr[2], fr[12][6], dom)
