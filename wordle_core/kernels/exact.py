@@ -217,16 +217,24 @@ def dominators(codes, arow, cands, grp, start, members, present, dom) -> int:
 
 
 @njit(cache=True, nogil=True)
+def kept_rows(dom, out) -> int:
+    """The rows ``h``, ascending, with no dominator (``dom[h] < 0``, :func:`dominators`);
+    written into ``out``, their number returned. ``out`` may be ``dom`` itself (``k <= h``:
+    ``dom[h]`` is read before any write to it)."""
+    k = 0
+    for h in range(dom.shape[0]):
+        if dom[h] < 0:
+            out[k] = h
+            k += 1
+    return k
+
+
+@njit(cache=True, nogil=True)
 def undominated_rows(codes, arow, cands, grp, start, members, present, out) -> int:
     """The guess rows, ascending, that :func:`dominators` finds no dominator for over
     ``cands``; written into ``out`` (at least a row per guess), their number returned."""
     dominators(codes, arow, cands, grp, start, members, present, out)
-    k = 0
-    for h in range(codes.shape[0]):
-        if out[h] < 0:  # (in place: k <= h, and out[h] is read before any write to it)
-            out[k] = h
-            k += 1
-    return k
+    return kept_rows(out[:codes.shape[0]], out)
 
 
 @njit(cache=True)
@@ -503,14 +511,19 @@ def perfect_candidate(MT, arow, cands, seen) -> int:
 
 
 @njit(cache=True, nogil=True)
-def localise(MT, codes, arow, cands, cub, local):
+def localise(MT, codes, arow, cands, cub, local, dom):
     """Prepare ``local`` (:func:`frames`) for the buckets of ``cands``: its undominated
     guesses (:func:`undominated_rows`), their columns of ``MT`` at the candidates' rows,
     each candidate's own column among them, their bucket counts ``cub`` (upper bounds
-    over every subset) and an empty pair cache over them. Returns how many guesses
-    there are, ``k``; :func:`local_views` gives the arrays to count with."""
+    over every subset) and an empty pair cache over them. ``dom``: the guesses'
+    :func:`dominators` over ``cands`` when the caller has them (else empty: found here).
+    Returns how many guesses there are, ``k``; :func:`local_views` gives the arrays to
+    count with."""
     _, mt, rows, arow_l, ub_l, _, present, pairs, nbr, _ = local
-    k = undominated_rows(codes, arow, cands, nbr[0], nbr[1], nbr[2], present, rows)
+    if dom.shape[0] == 0:
+        k = undominated_rows(codes, arow, cands, nbr[0], nbr[1], nbr[2], present, rows)
+    else:
+        k = kept_rows(dom, rows)
     m = mt[:MT.shape[0] * k].reshape((MT.shape[0], k))
     pos = np.empty(MT.shape[1], np.int32)
     for t in range(k):
@@ -999,7 +1012,9 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                         st = fr[12][0]
                         if st[1] > 0 and n >= st[1] and st[0] == 0 and is_dense(MT, legal):
                             st[0] = 1
-                            lk = localise(MT, codes, arow, cands, cub, fr[12])
+                            # (the dominators found for skipping, if this node skips)
+                            lk = localise(MT, codes, arow, cands, cub, fr[12],
+                                          dom if skip else dom[:0])
                             stats[ST_PRUNED] += 1
                             stats[ST_DROPPED] += G - lk
                     if lk > 0:
