@@ -66,6 +66,7 @@ from typing import NamedTuple
 import numba
 import numpy as np
 from numba import njit, prange
+from numba.cpython.unsafe.numbers import trailing_zeros
 
 from wordle_core.errors import TooManyPatternsError
 
@@ -578,11 +579,7 @@ def pair_count_extremes(mt, cands, arow, green, cache):
     if least == 0:
         for w in range(W):
             if low[w]:
-                x = low[w]
-                t = 0
-                while not (x >> np.uint64(t)) & np.uint64(1):
-                    t += 1
-                first = w * 64 + t
+                first = w * 64 + trailing_zeros(low[w])
                 break
     most = n - least
     most_green = most
