@@ -124,8 +124,8 @@ class ExactSolver:
     ``skip_from`` (exact search, normal mode, every guess allowed): a position of at least
     this many answers does not expand a guess once a guess that dominates it there
     (:func:`wordle_core.kernels.exact.dominators`) has been tried: its value is no lower,
-    so it cannot be the best; ``None``: :data:`SKIP_FROM`, 0: off (the same values, trees
-    and bounds).
+    so it cannot be the best; ``None``: :data:`SKIP_FROM`, 0: off (the same values and
+    trees; a cut-off search's lower bound may come out higher, never above the value).
     ``pair_slots``: how many answer pairs' collision bitsets (1.6 KiB each on ``wordle``)
     normal mode keeps to count sets of at most 64 answers
     (:func:`wordle_core.kernels.buckets.pair_counts`); ``None``: 65,536 for the exact
