@@ -172,7 +172,7 @@ class ExactSolver:
         # the NYT rule as bitsets over the guess rows: each child's allowed rows (hard mode)
         self._rule = rule_bitsets(self._codes, self._lcounts) if self.hard else \
             (np.zeros((1, 1, 1), np.uint64), np.zeros((1, 1, 1), np.uint64))
-        self._stats = np.zeros(9, np.int64)
+        self._stats = np.zeros(kn.ST_SKIPPED + 1, np.int64)  # (the kernels' stats slots)
         if self.pair_slots is None:  # only every guess in order uses it (normal mode, all)
             self.pair_slots = 0 if self.hard or self.pool != "all" else \
                 PAIR_SLOTS if self.exact else PAIR_SLOTS // 8
@@ -515,7 +515,7 @@ class ExactSolver:
 
     def _sync_stats(self) -> None:
         s = self._stats
-        self.stats = SearchStats(*(int(x) for x in s[:9]))
+        self.stats = SearchStats(*(int(x) for x in s))
 
 
 class _MemoStrategy:
