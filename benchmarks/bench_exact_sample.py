@@ -9,12 +9,15 @@ every allowed opener (mean x number of openers, in CPU-hours). CPU time, not wal
 the figures stay meaningful on a shared machine.
 
 *old* is an older checkout given by ``--old`` (without it, this tree only) and *new* is
-this tree; each side runs in its own subprocess with
-``PYTHONPATH`` set to its root, one after the other, and the JIT is warmed up before
-timing (in hard mode the feasibility search's kernels too: the first opener used to pay
-their compilation, 11 s in a fresh checkout). The sample is a prefix of one seeded
-permutation, so ``--sample 8`` measures the first 8 openers of the 40. Every opener's
-total must agree between the sides (the script exits 1 if not).
+this tree; each side runs in its own subprocess with ``PYTHONPATH`` set to its root, and
+the JIT is warmed up before timing (in hard mode the feasibility search's kernels too:
+the first opener used to pay their compilation, 11 s in a fresh checkout). The two sides
+take turns opener by opener (the first side alternating), so both meet the same load of
+the shared machine; the ratio is printed as the ratio of the means and as the geometric
+mean of the per-opener ratios (the paired figure, steadier against drifting load).
+The sample is a prefix of one seeded permutation, so ``--sample 8`` measures the first 8
+openers of the 40. Every opener's total must agree between the sides (the script exits 1
+if not).
 
 Run::
 
@@ -33,7 +36,7 @@ import sys
 import time
 from pathlib import Path
 
-from sides import run_side
+from sides import run_interleaved, run_side
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 12
@@ -52,6 +55,21 @@ def sample_openers(lexicon: str, n: int, seed: int = SEED) -> list[str]:
 
 def worker(lexicon: str, mode: str, openers: list[str]) -> None:
     """Child process: prove each opener with a fresh solver, one JSON line per opener."""
+    prove = prover(lexicon, mode)
+    for w in openers:
+        print(json.dumps(prove(w)), flush=True)
+
+
+def serve(lexicon: str, mode: str) -> None:
+    """Child process of an interleaved run: an opener per line on stdin, a JSON line each."""
+    prove = prover(lexicon, mode)
+    for line in sys.stdin:
+        if line.strip():
+            print(json.dumps(prove(line.strip())), flush=True)
+
+
+def prover(lexicon: str, mode: str):
+    """A function proving one opener with a fresh solver (the JIT warmed up first)."""
     import numpy as np
 
     try:
@@ -70,12 +88,15 @@ def worker(lexicon: str, mode: str, openers: list[str]) -> None:
     warm.opener_value(lex.guess_id(lex.answers[0]), beta=2 * len(lex.answers))
     if hard and hasattr(warm, "opener_wins"):  # (the feasibility search's kernels too)
         warm.opener_wins(lex.guess_id(lex.answers[0]))
-    for w in openers:
+
+    def prove(w: str) -> dict:
         s = ExactSolver(lex, hard=hard)
         c0 = time.process_time()
         v = s.opener_value(lex.guess_id(w))
         cpu = time.process_time() - c0
-        print(json.dumps({"opener": w, "total": int(v), "cpu": round(cpu, 4)}), flush=True)
+        return {"opener": w, "total": int(v), "cpu": round(cpu, 4)}
+
+    return prove
 
 
 def summary(rows: list[dict], n_all: int) -> dict[str, float]:
@@ -89,6 +110,9 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     if argv[:1] == ["--worker"]:
         worker(argv[1], argv[2], argv[3].split(","))
+        return 0
+    if argv[:1] == ["--serve"]:
+        serve(argv[1], argv[2])
         return 0
     ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     ap.add_argument("--lexicon", default="nyt")
@@ -114,8 +138,11 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, dict] = {}
     ok = True
     for mode in [m for m in args.modes.split(",") if m]:
-        res = {name: run_side(root, __file__, [args.lexicon, mode, ",".join(openers)])
-               for name, root in sides}
+        if len(sides) > 1:  # the sides take turns, opener by opener (paired)
+            res = run_interleaved(sides, __file__, [args.lexicon, mode], openers)
+        else:
+            res = {name: run_side(root, __file__, [args.lexicon, mode, ",".join(openers)])
+                   for name, root in sides}
         for name, rows in res.items():
             s = summary(rows, n_all)
             print(f"{mode:<7}{name:<5}{s['mean']:>8.2f}{s['median']:>8.2f}{s['max']:>9.2f}"
@@ -123,7 +150,10 @@ def main(argv: list[str] | None = None) -> int:
         if "old" in res:
             new_mean = summary(res["new"], n_all)["mean"]
             old_mean = summary(res["old"], n_all)["mean"]
-            print(f"{mode:<7}old/new mean ratio: {old_mean / new_mean:.2f}x", flush=True)
+            paired = statistics.geometric_mean(
+                [b["cpu"] / a["cpu"] for a, b in zip(res["new"], res["old"], strict=True)])
+            print(f"{mode:<7}old/new mean ratio: {old_mean / new_mean:.2f}x; per opener "
+                  f"(geometric mean of the paired ratios): {paired:.2f}x", flush=True)
             bad = [(a["opener"], a["total"], b["total"]) for a, b in zip(res["new"], res["old"], strict=True)
                    if a["total"] != b["total"]]
             if bad:

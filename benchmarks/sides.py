@@ -5,6 +5,11 @@ A benchmark that compares this tree with an older checkout runs the same measuri
 ``PYTHONPATH`` set to that side's root, so each side imports its own ``wordle_core``
 (the package is installed editable from this tree, so the path decides). The worker
 prints one JSON object per line; every other line (progress, JIT noise) is ignored.
+
+:func:`run_side` runs one side's whole worker, then the next side's;
+:func:`run_interleaved` keeps a worker per side and hands them the items in turns, so
+that both sides meet the same machine item by item (the load of a shared machine drifts
+over minutes).
 """
 
 from __future__ import annotations
@@ -13,6 +18,7 @@ import json
 import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 
@@ -32,3 +38,59 @@ def run_side(root: str, script: str, worker_args: list[str]) -> list[dict]:
         raise SystemExit(f"{Path(script).stem}: the side at {root} failed "
                          f"(exit {proc.returncode}): {' '.join(worker_args)[:80]}")
     return [json.loads(line) for line in proc.stdout.splitlines() if line.startswith("{")]
+
+
+class Side:
+    """A long-lived worker of one side: ``script --serve *serve_args`` under ``root``,
+    which reads one item per line on stdin and answers each with one JSON line."""
+
+    def __init__(self, name: str, root: str, script: str, serve_args: list[str]) -> None:
+        if not (Path(root) / "wordle_core").is_dir():
+            raise SystemExit(f"{Path(script).stem}: {root} is not a Wordle Lab checkout")
+        self.name, self.root, self.script = name, root, script
+        # (a file, not a pipe, which could fill up and block the worker; closed in close())
+        self.err = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115
+        env = dict(os.environ, PYTHONPATH=str(root))
+        cmd = [sys.executable, str(Path(script).resolve()), "--serve", *serve_args]
+        self.proc = subprocess.Popen(cmd, env=env, cwd=str(root), stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, stderr=self.err, text=True, bufsize=1)
+
+    def ask(self, item: str) -> dict:
+        """The JSON answer to one item (other output lines are skipped)."""
+        assert self.proc.stdin is not None and self.proc.stdout is not None
+        self.proc.stdin.write(item + "\n")
+        self.proc.stdin.flush()
+        for line in self.proc.stdout:
+            if line.startswith("{"):
+                return json.loads(line)
+        self.err.seek(0)
+        sys.stderr.write(self.err.read()[-2000:])
+        raise SystemExit(f"{Path(self.script).stem}: the side at {self.root} stopped "
+                         f"(exit {self.proc.wait()}) on {item!r}")
+
+    def close(self) -> None:
+        if self.proc.stdin:
+            self.proc.stdin.close()
+        self.proc.wait()
+        self.err.close()
+
+
+def run_interleaved(sides: list[tuple[str, str]], script: str, serve_args: list[str],
+                    items: list[str]) -> dict[str, list[dict]]:
+    """Each item measured by every side in turn, the sides' order alternating from one
+    item to the next: ``{side: [answer per item]}``.
+
+    On a shared machine the load drifts over minutes; one side after the other would
+    give each side a different machine, while taking turns item by item gives both
+    sides the same conditions, item for item (paired figures).
+    """
+    workers = [Side(name, root, script, serve_args) for name, root in sides]
+    out: dict[str, list[dict]] = {name: [] for name, _ in sides}
+    try:
+        for i, item in enumerate(items):
+            for w in workers if i % 2 == 0 else workers[::-1]:
+                out[w.name].append(w.ask(item))
+    finally:
+        for w in workers:
+            w.close()
+    return out
