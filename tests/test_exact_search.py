@@ -181,6 +181,32 @@ def test_can_beat_keeps_exactly_the_guesses_whose_bound_may_be_below_beta() -> N
         assert sel[:k].tolist() == want
 
 
+def test_guesses_ordered_by_bound_put_what_can_beat_keeps_first() -> None:
+    """A position's local guesses are ordered by ``min(ub, n)``, most first and ascending
+    within a value (``order_by_bound``); for any subset of its answers (``m <= n``) and
+    any ``beta``, the guesses ``can_beat`` keeps are then exactly the first
+    ``bound_prefix`` ones, which is what the count bounds count."""
+    from wordle_core.kernels.exact import bound_prefix, can_beat, order_by_bound
+
+    rng = np.random.default_rng(8)
+    for _ in range(200):
+        n = int(rng.integers(3, 300))
+        ub = rng.integers(0, 350, size=500)
+        rows = np.sort(rng.choice(500, size=int(rng.integers(1, 500)), replace=False)).astype(np.int32)
+        before = rows.copy()
+        order_by_bound(rows, ub, n)
+        want = sorted(before.tolist(), key=lambda r: (-min(ub[r], n), r))
+        assert rows.tolist() == want
+        m = int(rng.integers(3, n + 1))
+        beta = int(rng.integers(2 * m - 1, 3 * m + 2))
+        sel = np.full(rows.shape[0], -1, np.int64)
+        local = np.arange(rows.shape[0])  # (the local scratch's columns, in that order)
+        ub_l = ub[rows]
+        k = can_beat(ub_l, local, m, 3 * m - beta, sel)
+        assert bound_prefix(ub_l, local, m, 3 * m - beta) == k
+        assert sel[:k].tolist() == list(range(k))
+
+
 def test_hard_cut_off_counts_only_guesses_that_can_beat_beta() -> None:
     """Hard mode, a cut-off proof: the small-set pass (at most 32 answers) and the full
     scan (larger sets) count only the guesses whose bucket bound (``ub``) still allows a
@@ -533,14 +559,19 @@ def test_pair_counts_match_numpy_while_the_cache_forgets_pairs(wordle: Lexicon) 
                 nb, isg = kn.pair_counts(mt, cands, arow, green, cache)
                 ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
                 assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), n
-                # the extremes read from the bit planes (no guess past the last one)
-                most, most_green, first = kn.pair_count_extremes(mt, cands, arow, green, cache)
-                perfect = np.flatnonzero(ref_nb == n)
-                assert (most, most_green) == (ref_nb.max(), (ref_nb + ref_g).max()), n
-                assert first == (perfect[0] if len(perfect) else -1), n
-                firsts += first >= 0
+                # the extremes read from the bit planes (no guess past the last one), over
+                # every guess and over a prefix of them (a word's worth or not)
+                for k in (len(rows), 1, 64, 65, int(rng.integers(2, len(rows)))):
+                    most, most_green, first = kn.pair_count_extremes(mt, cands, arow, green,
+                                                                     cache, k)
+                    perfect = np.flatnonzero(ref_nb[:k] == n)
+                    assert most == ref_nb[:k].max(), (n, k)
+                    assert most_green == (ref_nb[:k] + ref_g[:k]).max(), (n, k)
+                    assert first == (perfect[0] if len(perfect) else -1), (n, k)
+                    if k == len(rows):
+                        firsts += first >= 0
                 sets += 1
-                asked += 2 * (n * (n - 1) // 2)  # (each set's pairs asked for twice)
+                asked += 6 * (n * (n - 1) // 2)  # (each set's pairs asked for six times)
     made, replaced = (int(x) for x in cache[3])
     assert 0 < firsts < sets  # sets with a perfect guess, and sets without
     assert replaced > 0 and 300 < made < asked  # rows made over older pairs, and rows reused

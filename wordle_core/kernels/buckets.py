@@ -446,11 +446,13 @@ def _pair_row(mt, a, b, scratch, out):
 
 
 @njit(cache=True, nogil=True)
-def pair_repeats(mt, cands, cache):
+def pair_repeats(mt, cands, cache, words):
     """Per guess column of ``mt``, in bit planes: how many of ``cands`` (at most
     :data:`PAIR_COUNT_MAX` answers) collide under it with an answer before them, i.e.
     ``n`` minus its number of buckets. ``planes[q, w]`` holds bit ``q`` of the repeats of
-    the guesses ``64 w .. 64 w + 63``; the bits past the last guess are 0.
+    the guesses ``64 w .. 64 w + 63``, for the first ``words`` words (the guesses
+    ``0 .. 64 words - 1``: every one with the cache rows' width); the bits past the last
+    guess are 0.
 
     Candidate ``j`` opens a new bucket of guess ``g`` unless it collides under ``g``
     with one of candidates ``0..j-1``. Each pair's collisions are a bitset over the
@@ -464,7 +466,7 @@ def pair_repeats(mt, cands, cache):
     rows, slot, owner, used, scratch = cache
     C = rows.shape[0]
     n = cands.shape[0]
-    W = rows.shape[1]
+    W = min(words, rows.shape[1])
     P = 1  # bit planes for up to n - 1 repeats per guess
     while n > (1 << P):
         P += 1
@@ -521,7 +523,7 @@ def pair_counts(mt, cands, arow, green, cache):
     """
     n = cands.shape[0]
     G = mt.shape[1]
-    planes = pair_repeats(mt, cands, cache)
+    planes = pair_repeats(mt, cands, cache, cache[0].shape[1])
     nb = np.full(G, n, np.int64)
     one = np.uint64(1)
     for q in range(planes.shape[0]):
@@ -541,11 +543,12 @@ def pair_counts(mt, cands, arow, green, cache):
 
 
 @njit(cache=True, nogil=True)
-def pair_count_extremes(mt, cands, arow, green, cache):
-    """What a count bound needs of :func:`pair_counts`, without reading out every
-    guess: ``(most, most_green, first)``, the most buckets any guess makes of ``cands``,
-    the most buckets plus one for a guess that shows all green, and the first guess
-    column that makes ``n`` buckets (-1 if none).
+def pair_count_extremes(mt, cands, arow, green, cache, G):
+    """What a count bound needs of :func:`pair_counts`, over the first ``G > 0`` guess
+    columns of ``mt`` and without reading out every guess: ``(most, most_green,
+    first)``, the most buckets any of them makes of ``cands``, the most buckets plus one
+    for one that shows all green, and the first column that makes ``n`` buckets (-1 if
+    none). Only the words of those columns are read.
 
     The least number of repeats over the guesses is found in :func:`pair_repeats`' bit
     planes from the top plane down, a word of 64 guesses at a time (the guesses still at
@@ -554,8 +557,7 @@ def pair_count_extremes(mt, cands, arow, green, cache):
     (the only ones that can show all green) are read one by one.
     """
     n = cands.shape[0]
-    G = mt.shape[1]
-    planes = pair_repeats(mt, cands, cache)
+    planes = pair_repeats(mt, cands, cache, (G + 63) >> 6)
     W = planes.shape[1]
     low = np.empty(W, np.uint64)  # the guesses whose repeats equal the least so far
     for w in range(W):
@@ -585,7 +587,7 @@ def pair_count_extremes(mt, cands, arow, green, cache):
     most_green = most
     for j in range(n):
         g = arow[cands[j]]
-        if mt[cands[j], g] == green:
+        if g < G and mt[cands[j], g] == green:
             most_green = max(most_green, n - _plane_value(planes, g) + 1)
     return most, most_green, first
 
@@ -683,9 +685,16 @@ def count_buckets(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: i
     pairwise comparisons).
     ``MT`` is answers x guesses (as :func:`transposed`), ``legal`` the guess columns.
     """
+    return count_columns(MT, cands, legal, is_dense(MT, legal), green, n_pat)
+
+
+@njit(cache=True, nogil=True)
+def count_columns(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, dense: bool, green: int,
+                  n_pat: int):
+    """:func:`count_buckets`, told whether ``legal`` is ``0 .. G - 1`` (``dense``: then
+    the columns are read in order, without ``legal``), as for a prefix of the columns."""
     G = legal.shape[0]
     n = cands.shape[0]
-    dense = is_dense(MT, legal)
     if n <= PAIRS_MAX:
         nb, isg, _, _ = distinct_pairs(MT, cands, legal, dense, green, False, 0)
         return nb, isg

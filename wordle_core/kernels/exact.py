@@ -47,6 +47,7 @@ from wordle_core.kernels.buckets import (
     PAIRS_MAX,
     PRUNED_PAIRS_MAX,
     count_buckets,
+    count_columns,
     distinct_pairs,
     is_dense,
     pair_count_extremes,
@@ -524,6 +525,7 @@ def localise(MT, codes, arow, cands, cub, local, dom):
         k = undominated_rows(codes, arow, cands, nbr[0], nbr[1], nbr[2], present, rows)
     else:
         k = kept_rows(dom, rows)
+    order_by_bound(rows[:k], cub, cands.shape[0])
     m = mt[:MT.shape[0] * k].reshape((MT.shape[0], k))
     pos = np.empty(MT.shape[1], np.int32)
     for t in range(k):
@@ -543,6 +545,33 @@ def localise(MT, codes, arow, cands, cub, local, dom):
             slot[owner[t]] = -1
         used[:] = 0
         pairs[4][:] = 0
+    return k
+
+
+@njit(cache=True, nogil=True)
+def order_by_bound(rows, ub, n: int) -> None:
+    """Reorder ``rows`` in place by ``min(ub[row], n)``, most first, ascending within a
+    value (a stable counting sort): the guesses that may matter to a count bound
+    (:func:`can_beat`) are then a prefix (:func:`bound_prefix`)."""
+    cnt = np.zeros(n + 2, np.int64)
+    for t in range(rows.shape[0]):
+        cnt[n - min(ub[rows[t]], n) + 1] += 1
+    for v in range(n + 1):
+        cnt[v + 1] += cnt[v]
+    src = rows.copy()
+    for t in range(src.shape[0]):
+        b = n - min(ub[src[t]], n)
+        rows[cnt[b]] = src[t]
+        cnt[b] += 1
+
+
+@njit(cache=True, nogil=True)
+def bound_prefix(ub, legal, n: int, T: int) -> int:
+    """How many of ``legal`` (ordered by :func:`order_by_bound`) :func:`can_beat` keeps:
+    the first ``k``, those with ``min(ub, n) + 1 > T``."""
+    k = 0
+    while k < legal.shape[0] and min(ub[legal[k]], n) + 1 > T:
+        k += 1
     return k
 
 
@@ -573,6 +602,9 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
     ``beta`` stands in for its bound, as in :func:`can_beat`. Costs one count of the
     guesses that may matter, against a search of the position: the expansion of a guess
     uses it to refute the guess on its buckets' counts before it searches any of them.
+    With ``gmap`` (the guesses of a position's local scratch, :func:`localise`, each
+    one's row), the guesses are ordered by ``ub`` (:func:`order_by_bound`), so those
+    that may matter are the first ones, counted in order (:func:`bound_prefix`).
     """
     n = cands.shape[0]
     stats[ST_PROBES] += 1
@@ -582,34 +614,45 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
         return 2 * n - 1
     G = legal.shape[0]
     dense = is_dense(MT, legal)
+    # a position's local guesses (gmap: every column, in order) are ordered by their
+    # bound (order_by_bound): the ones can_beat keeps are the first n_sel
+    ordered = gmap.shape[0] > 0 and dense
+    n_sel = bound_prefix(ub, legal, n, 3 * n - beta) if ordered else G
     if n <= PAIR_COUNT_MAX and dense and pairs[0].shape[0] > 0:
-        # every guess in order, as solve counts such sets: only the extremes are read
+        # the guesses in order, as solve counts such sets: only the extremes are read
         # out of the pair bitsets' counts (the first perfect guess, the most buckets)
-        n_sel = G
         stats[ST_CELLS] += n * n_sel
-        most, most_green, first = pair_count_extremes(MT, cands, arow, green, pairs)
+        most, most_green, first = 0, 0, -1
+        if n_sel > 0:
+            most, most_green, first = pair_count_extremes(MT, cands, arow, green, pairs, n_sel)
         if first >= 0:
             _store_perfect(memo, key, 2 * n, legal[first], gmap)
             return 2 * n
         lb = 3 * n - most_green
         kmax = most
     else:
-        sel = np.empty(G, np.int64)
-        n_sel = can_beat(ub, legal, n, 3 * n - beta, sel)
-        if n_sel == G or (5 * n_sel >= 2 * G and dense):
-            rows = legal
-            n_sel = G
+        in_order = ordered or (n_sel == G and dense)
+        if ordered:
+            rows = legal[:n_sel]
         else:
-            rows = np.empty(n_sel, legal.dtype)
-            for t in range(n_sel):
-                rows[t] = legal[sel[t]]
+            sel = np.empty(G, np.int64)
+            n_sel = can_beat(ub, legal, n, 3 * n - beta, sel)
+            if n_sel == G or (5 * n_sel >= 2 * G and dense):
+                rows = legal
+                n_sel = G
+                in_order = dense
+            else:
+                rows = np.empty(n_sel, legal.dtype)
+                for t in range(n_sel):
+                    rows[t] = legal[sel[t]]
+                in_order = False
         if n <= PAIRS_MAX:
-            nb, isg, first, _ = distinct_pairs(MT, cands, rows, n_sel == G and dense, green, True, 0)
+            nb, isg, first, _ = distinct_pairs(MT, cands, rows, in_order, green, True, 0)
             if first >= 0:
                 _store_perfect(memo, key, 2 * n, rows[first], gmap)
                 return 2 * n
         else:
-            nb, isg = count_buckets(MT, cands, rows, green, n_pat)
+            nb, isg = count_columns(MT, cands, rows, in_order, green, n_pat)
         stats[ST_CELLS] += n * n_sel
         lb = INF
         kmax = 0
@@ -628,10 +671,13 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
     if n_sel < G:  # the guesses not counted: beta, and at most min(ub, n) buckets
         if beta < lb:
             lb = beta
-        for i in range(G):
-            c = min(ub[legal[i]], n)
-            if c > kmax:
-                kmax = c
+        if ordered:  # (the most of them: the first not counted)
+            kmax = max(kmax, min(ub[legal[n_sel]], n))
+        else:
+            for i in range(G):
+                c = min(ub[legal[i]], n)
+                if c > kmax:
+                    kmax = c
     lb = max(lb, 2 * n, set_floor(n, d, kmax))
     _store(memo, key, lb, 0, -1)
     return lb
