@@ -10,11 +10,14 @@ the figures stay meaningful on a shared machine.
 
 *old* is an older checkout given by ``--old`` (without it, this tree only) and *new* is
 this tree; each side runs in its own subprocess with ``PYTHONPATH`` set to its root, and
-the JIT is warmed up before timing (in hard mode the feasibility search's kernels too:
-the first opener used to pay their compilation, 11 s in a fresh checkout). The two sides
-take turns opener by opener (the first side alternating), so both meet the same load of
-the shared machine; the ratio is printed as the ratio of the means and as the geometric
-mean of the per-opener ratios (the paired figure, steadier against drifting load).
+the JIT is warmed up before timing: in hard mode the feasibility search's kernels too
+(the first opener used to pay their compilation, 11 s in a fresh checkout), and the
+threaded statistics of every guess, for 8- and 16-bit counts (the first infeasible opener
+compiled them: NANUA took 1.3-2.4 CPU-s on a side with a cold cache, 0.03 warm). The two
+sides take turns opener by opener (the first side alternating), so both meet the same
+load of the shared machine; the ratio is printed as the ratio of the means and as the
+geometric mean of the per-opener ratios (the paired figure, steadier against drifting
+load).
 The sample is a prefix of one seeded permutation, so ``--sample 8`` measures the first 8
 openers of the 40. Every opener's total must agree between the sides (the script exits 1
 if not).
@@ -88,6 +91,15 @@ def prover(lexicon: str, mode: str):
     warm.opener_value(lex.guess_id(lex.answers[0]), beta=2 * len(lex.answers))
     if hard and hasattr(warm, "opener_wins"):  # (the feasibility search's kernels too)
         warm.opener_wins(lex.guess_id(lex.answers[0]))
+    try:  # (and the threaded statistics of every guess, which an infeasible opener meets)
+        from wordle_core.game.matrix import pattern_matrix
+        from wordle_core.kernels.buckets import bucket_stats
+
+        mat = np.ascontiguousarray(pattern_matrix(lex))
+        for n in (len(lex.answers), 200):  # (16-bit counts, and 8-bit below 256 answers)
+            bucket_stats(mat, None, np.arange(n), lex.n_patterns)
+    except ImportError:  # (an older layout: its first such opener pays the compilation)
+        pass
 
     def prove(w: str) -> dict:
         s = ExactSolver(lex, hard=hard)
