@@ -1052,8 +1052,9 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                     if lk < 0:
                         # a large position bounds many buckets: count them over the guesses
                         # no other guess dominates here (about half of them), each copied
-                        # once with a pair cache of its own (the scratch serves one node
-                        # at a time: the first to take it, never a descendant)
+                        # once, most buckets here first, with a pair cache of its own (the
+                        # scratch serves one node at a time: the first to take it, never a
+                        # descendant)
                         lk = 0
                         st = fr[12][0]
                         if st[1] > 0 and n >= st[1] and st[0] == 0 and is_dense(MT, legal):
