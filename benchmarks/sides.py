@@ -22,14 +22,19 @@ import tempfile
 from pathlib import Path
 
 
+def _check_root(root: str, script: str) -> None:
+    """One clear line and exit when ``root`` is not a checkout of this project."""
+    if not (Path(root) / "wordle_core").is_dir():
+        raise SystemExit(f"{Path(script).stem}: {root} is not a Wordle Lab checkout")
+
+
 def run_side(root: str, script: str, worker_args: list[str]) -> list[dict]:
     """The JSON lines printed by ``script --worker *worker_args`` run under ``root``.
 
     A failing worker ends the benchmark with its last stderr lines and one line naming
     the script and the side.
     """
-    if not (Path(root) / "wordle_core").is_dir():
-        raise SystemExit(f"{Path(script).stem}: {root} is not a Wordle Lab checkout")
+    _check_root(root, script)
     env = dict(os.environ, PYTHONPATH=str(root))
     cmd = [sys.executable, str(Path(script).resolve()), "--worker", *worker_args]
     proc = subprocess.run(cmd, env=env, cwd=str(root), capture_output=True, text=True)
@@ -45,8 +50,7 @@ class Side:
     which reads one item per line on stdin and answers each with one JSON line."""
 
     def __init__(self, name: str, root: str, script: str, serve_args: list[str]) -> None:
-        if not (Path(root) / "wordle_core").is_dir():
-            raise SystemExit(f"{Path(script).stem}: {root} is not a Wordle Lab checkout")
+        _check_root(root, script)
         self.name, self.root, self.script = name, root, script
         # (a file, not a pipe, which could fill up and block the worker; closed in close())
         self.err = tempfile.TemporaryFile(mode="w+")  # noqa: SIM115
@@ -84,9 +88,12 @@ def run_interleaved(sides: list[tuple[str, str]], script: str, serve_args: list[
     give each side a different machine, while taking turns item by item gives both
     sides the same conditions, item for item (paired figures).
     """
-    workers = [Side(name, root, script, serve_args) for name, root in sides]
+    for _, root in sides:  # (every side checked before any worker starts)
+        _check_root(root, script)
+    workers: list[Side] = []
     out: dict[str, list[dict]] = {name: [] for name, _ in sides}
     try:
+        workers.extend(Side(name, root, script, serve_args) for name, root in sides)
         for i, item in enumerate(items):
             for w in workers if i % 2 == 0 else workers[::-1]:
                 out[w.name].append(w.ask(item))
