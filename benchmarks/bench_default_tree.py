@@ -14,8 +14,9 @@ printed next to wall time because the machines are shared.
 
 *new* is this tree; *old* is a checkout given by ``--old`` (omit it to measure this tree
 only). Each side runs in its own subprocess with ``PYTHONPATH`` set to its root, the JIT
-warmed up before timing; the two sides alternate per mode (old, new). Every tree must be
-the same on both sides (total and a hash of its shape): the script exits 1 if not.
+warmed up before timing; the two sides take turns tree by tree (the first side
+alternating), so both meet the same load of the shared machine. Every tree must be the
+same on both sides (total and a hash of its shape): the script exits 1 if not.
 
 Run::
 
@@ -35,17 +36,15 @@ import sys
 import time
 from pathlib import Path
 
-from sides import run_side
+from sides import run_interleaved
 
 ROOT = Path(__file__).resolve().parents[1]
 TARGET_MS = {"normal": 60, "hard": 100}
 
 
-def worker(lexicon: str, mode: str, n_openers: int, seed: int, shared: bool,
-           verdicts: bool = False, timed: bool = False) -> None:
-    """Child process: one JSON line per tree (opener, CPU and wall ms, total, shape hash)."""
-    import numpy as np
-
+def serve(lexicon: str, mode: str, shared: bool, verdicts: bool = False, timed: bool = False) -> None:
+    """Child process: an opener per line on stdin, one JSON line per tree (opener, CPU and
+    wall ms, total, shape hash); with ``shared`` one strategy serves every opener."""
     from wordle_core.game.lexicon import load_lexicon
     from wordle_core.game.matrix import pattern_matrix
     from wordle_core.game.state import GameState
@@ -56,32 +55,43 @@ def worker(lexicon: str, mode: str, n_openers: int, seed: int, shared: bool,
     lex = load_lexicon(lexicon)
     mat = pattern_matrix(lex)
     hard = mode == "hard"
-    rows = np.random.default_rng(seed).permutation(len(lex.guesses))[:n_openers]
     Tree.build(get_strategy("default"), GameState.new(lex, hard, mat), lex.guess_id(lex.answers[0]),
                timed=timed)
     strat = get_strategy("default")
-    for r in rows:
+    for line in sys.stdin:
+        if not line.strip():
+            continue
+        r = lex.guess_id(line.strip())
         if not shared:
             strat = get_strategy("default")
         if verdicts and hard:
-            hard_verdict(lex, int(r), mat)
+            hard_verdict(lex, r, mat)
         c0, t0 = time.process_time(), time.perf_counter()
-        tree = Tree.build(strat, GameState.new(lex, hard, mat), int(r), timed=timed)
+        tree = Tree.build(strat, GameState.new(lex, hard, mat), r, timed=timed)
         cpu = (time.process_time() - c0) * 1000
         wall = (time.perf_counter() - t0) * 1000
         lengths = tree.lengths()
         shape = hashlib.sha256(repr((tree.guess, tree.parent, tree.pattern_in)).encode()).hexdigest()
-        print(json.dumps({"opener": lex.guesses[int(r)], "cpu_ms": round(cpu, 2),
+        print(json.dumps({"opener": lex.guesses[r], "cpu_ms": round(cpu, 2),
                           "wall_ms": round(wall, 2), "total": int(lengths.sum()),
                           "lost": int((lengths > lex.max_guesses).sum()), "shape": shape[:16]}),
               flush=True)
 
 
+def sample_openers(lexicon: str, n: int, seed: int) -> list[str]:
+    """The first ``n`` openers of a seeded permutation of the lexicon's allowed guesses."""
+    import numpy as np
+
+    from wordle_core.game.lexicon import load_lexicon
+
+    lex = load_lexicon(lexicon)
+    return [lex.guesses[int(i)] for i in np.random.default_rng(seed).permutation(len(lex.guesses))[:n]]
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--worker"]:
-        worker(argv[1], argv[2], int(argv[3]), int(argv[4]), argv[5] == "1", argv[6:7] == ["1"],
-               argv[7:8] == ["1"])
+    if argv[:1] == ["--serve"]:
+        serve(argv[1], argv[2], argv[3] == "1", argv[4:5] == ["1"], argv[5:6] == ["1"])
         return 0
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--lexicon", default="wordle")
@@ -98,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     if args.openers < 1:
         ap.error("--openers must be at least 1")
     sides = ([("old", args.old)] if args.old else []) + [("new", str(ROOT))]
+    openers = sample_openers(args.lexicon, args.openers, args.seed)
     print(f"{args.lexicon}: `default` trees from {args.openers} seeded openers "
           f"({'one shared strategy' if args.shared else 'a fresh strategy per opener'}"
           f"{', hard verdicts first' if args.verdicts else ''}"
@@ -107,10 +118,9 @@ def main(argv: list[str] | None = None) -> int:
           f"{'target':>8}{'lost':>6}", flush=True)
     ok = True
     for mode in [m for m in args.modes.split(",") if m]:
-        res = {name: run_side(root, __file__, [args.lexicon, mode, str(args.openers), str(args.seed),
-                                                  "1" if args.shared else "0",
-                                                  "1" if args.verdicts else "0",
-                                                  "1" if args.timed else "0"]) for name, root in sides}
+        res = run_interleaved(sides, __file__, [args.lexicon, mode, "1" if args.shared else "0",
+                                                "1" if args.verdicts else "0",
+                                                "1" if args.timed else "0"], openers)
         for name, rows in res.items():
             cpu = [r["cpu_ms"] for r in rows]
             print(f"{mode:<7}{name:<5}{statistics.fmean(cpu):>9.1f}{statistics.median(cpu):>9.1f}"
