@@ -549,20 +549,34 @@ def localise(MT, codes, arow, cands, cub, local, dom):
 
 
 @njit(cache=True, nogil=True)
+def stable_order(keys, span: int):
+    """The positions of ``keys`` (each in ``0 .. span - 1``) by ascending key, ascending
+    within a key: a stable counting sort."""
+    cnt = np.zeros(span + 1, np.int64)
+    for i in range(keys.shape[0]):
+        cnt[keys[i] + 1] += 1
+    for v in range(span):
+        cnt[v + 1] += cnt[v]
+    out = np.empty(keys.shape[0], np.int64)
+    for i in range(keys.shape[0]):
+        b = keys[i]
+        out[cnt[b]] = i
+        cnt[b] += 1
+    return out
+
+
+@njit(cache=True, nogil=True)
 def order_by_bound(rows, ub, n: int) -> None:
     """Reorder ``rows`` in place by ``min(ub[row], n)``, most first, ascending within a
-    value (a stable counting sort): the guesses that may matter to a count bound
+    value (:func:`stable_order`): the guesses that may matter to a count bound
     (:func:`can_beat`) are then a prefix (:func:`bound_prefix`)."""
-    cnt = np.zeros(n + 2, np.int64)
+    keys = np.empty(rows.shape[0], np.int64)
     for t in range(rows.shape[0]):
-        cnt[n - min(ub[rows[t]], n) + 1] += 1
-    for v in range(n + 1):
-        cnt[v + 1] += cnt[v]
+        keys[t] = n - min(ub[rows[t]], n)
     src = rows.copy()
-    for t in range(src.shape[0]):
-        b = n - min(ub[src[t]], n)
-        rows[cnt[b]] = src[t]
-        cnt[b] += 1
+    order = stable_order(keys, n + 1)
+    for t in range(rows.shape[0]):
+        rows[t] = src[order[t]]
 
 
 @njit(cache=True, nogil=True)
@@ -631,9 +645,9 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
         lb = 3 * n - most_green
         kmax = most
     else:
-        in_order = ordered or (n_sel == G and dense)
         if ordered:
             rows = legal[:n_sel]
+            in_order = True
         else:
             sel = np.empty(G, np.int64)
             n_sel = can_beat(ub, legal, n, 3 * n - beta, sel)
@@ -920,19 +934,8 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             for i in range(G):
                 if nb[i] > kmax:
                     kmax = nb[i]
-    # all guesses by bound: counting sort, stable (alphabetical within a bound)
-    lo = 2 * n - 1
-    span = n + 2
-    cnt = np.zeros(span + 1, np.int64)
-    for i in range(G):
-        cnt[lb1[i] - lo + 1] += 1
-    for t in range(span):
-        cnt[t + 1] += cnt[t]
-    rest = np.empty(G, np.int64)
-    for i in range(G):
-        b = lb1[i] - lo
-        rest[cnt[b]] = i
-        cnt[b] += 1
+    # all guesses by bound, alphabetical within a bound (lb1 is 2n - 1 .. 3n)
+    rest = stable_order(lb1 - (2 * n - 1), n + 2)
     # 3. heuristic and largest bucket of the best guesses by bound. A guess whose
     #    non-green buckets have at most two answers reaches its bound: exact for free.
     sub_rows = np.empty(K, legal.dtype)
