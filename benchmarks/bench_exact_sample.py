@@ -39,7 +39,7 @@ import sys
 import time
 from pathlib import Path
 
-from sides import run_interleaved, run_side
+from sides import run_interleaved
 
 ROOT = Path(__file__).resolve().parents[1]
 SEED = 12
@@ -56,15 +56,8 @@ def sample_openers(lexicon: str, n: int, seed: int = SEED) -> list[str]:
     return [lex.guesses[int(i)] for i in perm[:n]]
 
 
-def worker(lexicon: str, mode: str, openers: list[str]) -> None:
-    """Child process: prove each opener with a fresh solver, one JSON line per opener."""
-    prove = prover(lexicon, mode)
-    for w in openers:
-        print(json.dumps(prove(w)), flush=True)
-
-
 def serve(lexicon: str, mode: str) -> None:
-    """Child process of an interleaved run: an opener per line on stdin, a JSON line each."""
+    """Child process of a side: an opener per line on stdin, a JSON line each."""
     prove = prover(lexicon, mode)
     for line in sys.stdin:
         if line.strip():
@@ -120,9 +113,6 @@ def summary(rows: list[dict], n_all: int) -> dict[str, float]:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
-    if argv[:1] == ["--worker"]:
-        worker(argv[1], argv[2], argv[3].split(","))
-        return 0
     if argv[:1] == ["--serve"]:
         serve(argv[1], argv[2])
         return 0
@@ -150,11 +140,7 @@ def main(argv: list[str] | None = None) -> int:
     out: dict[str, dict] = {}
     ok = True
     for mode in [m for m in args.modes.split(",") if m]:
-        if len(sides) > 1:  # the sides take turns, opener by opener (paired)
-            res = run_interleaved(sides, __file__, [args.lexicon, mode], openers)
-        else:
-            res = {name: run_side(root, __file__, [args.lexicon, mode, ",".join(openers)])
-                   for name, root in sides}
+        res = run_interleaved(sides, __file__, [args.lexicon, mode], openers)
         for name, rows in res.items():
             s = summary(rows, n_all)
             print(f"{mode:<7}{name:<5}{s['mean']:>8.2f}{s['median']:>8.2f}{s['max']:>9.2f}"
