@@ -584,6 +584,39 @@ def test_pair_counts_match_numpy_while_the_cache_forgets_pairs(wordle: Lexicon) 
     assert kn.pair_index(a, b) == sum(range(b)) + a and kn.pair_index(0, 1) == 0
 
 
+@pytest.mark.parametrize("width", [1, 63, 64, 65, 128, 200])
+def test_pair_counts_match_numpy_for_every_row_width(width: int) -> None:
+    """A pair's collision bitset compares 64 guesses' patterns at once and the last
+    word's guesses one by one: over random matrices of ``width`` guess columns (a whole
+    number of words or not, fewer than one word), ``pair_counts`` and the extremes agree
+    with a sort-based numpy count, and no bit past the last guess is set in any row."""
+    from wordle_core.kernels import buckets as kn
+
+    rng = np.random.default_rng(width)
+    n_answers = 70
+    mt = rng.integers(0, 3, size=(n_answers, width)).astype(np.uint8)  # (collisions are common)
+    arow = rng.integers(0, width, size=n_answers).astype(np.int32)
+    green = 3  # (only an answer's own column shows it all green)
+    mt[np.arange(n_answers), arow] = green
+    rows = np.arange(width)
+    cache = kn.pair_cache(n_answers, width, slots=5000)
+    for n in (2, 17, 64):
+        cands = np.sort(rng.choice(n_answers, n, replace=False)).astype(np.int32)
+        nb, isg = kn.pair_counts(mt, cands, arow, green, cache)
+        ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
+        assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), (width, n)
+        most, most_green, _ = kn.pair_count_extremes(mt, cands, arow, green, cache, width)
+        assert most == ref_nb.max() and most_green == (ref_nb + ref_g).max(), (width, n)
+    made = int(cache[3][0])
+    bits = np.unpackbits(cache[0][:made].view(np.uint8), axis=1, bitorder="little")
+    assert made > 0 and not bits[:, width:].any()
+    for s in rng.choice(made, 20):  # each row made is its pair's collisions, guess by guess
+        a = np.flatnonzero(cache[1] == s)
+        b = int(np.searchsorted(np.cumsum(np.arange(n_answers)), a[0], side="right"))
+        lo = int(a[0]) - b * (b - 1) // 2
+        assert np.array_equal(bits[s, :width].astype(bool), mt[lo] == mt[b]), (width, s)
+
+
 @pytest.mark.parametrize("pool", ["all", "answers"])
 @pytest.mark.parametrize("hard", [False, True])
 def test_count_bounds_give_the_same_values_and_trees(hard: bool, pool: str) -> None:

@@ -65,8 +65,10 @@ from typing import NamedTuple
 
 import numba
 import numpy as np
-from numba import njit, prange
+from llvmlite import ir as llvm_ir
+from numba import njit, prange, types
 from numba.cpython.unsafe.numbers import trailing_zeros
+from numba.extending import intrinsic
 
 from wordle_core.errors import TooManyPatternsError
 
@@ -399,11 +401,10 @@ PAIR_COUNT_MAX = 64  # candidate sets up to this size: pair_counts (normal mode)
 PAIR_SLOTS = 1 << 16  # pair rows a :func:`pair_cache` keeps by default (1.6 KiB each for 12,972 guesses)
 PAIR_SLOTS_MAX = (1 << 31) - 1  # (row numbers are int32, int16 up to 32,768 rows)
 PAIR_ANSWERS_MAX = 4096  # more answers: no pair cache (its slot map has an entry per pair)
-_PACK8 = np.uint64(0x0102040810204080)  # (8 bytes of 0/1) * _PACK8 >> 56: those 8 bits
 
 
 def pair_cache(n_answers: int, n_guesses: int, slots: int = PAIR_SLOTS) -> tuple:
-    """Scratch for :func:`pair_counts`: ``(rows, slot, owner, used, scratch)``.
+    """Scratch for :func:`pair_counts`: ``(rows, slot, owner, used)``.
 
     ``rows[s]`` is a bitset over the guess columns: bit ``g`` set when two answers show
     the same pattern under guess ``g``. ``slot[pair_index(a, b)]`` is the row holding
@@ -416,12 +417,11 @@ def pair_cache(n_answers: int, n_guesses: int, slots: int = PAIR_SLOTS) -> tuple
     count by :func:`distinct_pairs` instead.
     """
     words = (n_guesses + 63) // 64
-    scratch = np.zeros(words * 64, np.uint8)  # (the tail past n_guesses stays 0)
     slots = min(max(int(slots), 0), PAIR_SLOTS_MAX) if n_answers <= PAIR_ANSWERS_MAX else 0
     n_pairs = n_answers * (n_answers - 1) // 2 if slots else 0
     return (np.empty((slots, words), np.uint64),
             np.full(n_pairs, -1, np.int16 if slots <= 1 << 15 else np.int32),
-            np.empty(slots, np.int64), np.zeros(2, np.int64), scratch)
+            np.empty(slots, np.int64), np.zeros(2, np.int64))
 
 
 @njit(cache=True, nogil=True)
@@ -430,19 +430,47 @@ def pair_index(a: int, b: int) -> int:
     return b * (b - 1) // 2 + a
 
 
+@intrinsic
+def _equal_bytes64(typingctx, a, b, off):
+    """Bit ``t`` set when ``a[off + t] == b[off + t]``, for ``t < 64`` (``a``, ``b``:
+    C-contiguous ``uint8`` arrays with at least ``off + 64`` entries): one vector compare
+    of 64 bytes whose lanes become the bits of a word, as LLVM lowers it for the machine
+    (``vpcmpeqb`` into a mask register, or compares and ``pmovmskb``s)."""
+    if not all(isinstance(x, types.Array) and x.dtype == types.uint8 and x.layout == "C"
+               for x in (a, b)):
+        return None
+    sig = types.uint64(a, b, types.intp)
+
+    def codegen(context, builder, signature, args):
+        vec = llvm_ir.VectorType(llvm_ir.IntType(8), 64).as_pointer()
+        ptrs = []
+        for ty, arr in zip(signature.args[:2], args[:2], strict=True):
+            data = context.make_array(ty)(context, builder, arr).data
+            ptrs.append(builder.bitcast(builder.gep(data, [args[2]]), vec))
+        eq = builder.icmp_unsigned("==", builder.load(ptrs[0], align=1),
+                                   builder.load(ptrs[1], align=1))
+        return builder.bitcast(eq, llvm_ir.IntType(64))
+
+    return sig, codegen
+
+
 @njit(cache=True, nogil=True)
-def _pair_row(mt, a, b, scratch, out):
+def _pair_row(mt, a, b, out):
     """``out``: the bitset of the guesses under which answers ``a`` and ``b`` collide
-    (bit ``g % 64`` of word ``g // 64``: eight 0/1 bytes packed into one by a multiply,
-    on a little-endian machine)."""
+    (bit ``g % 64`` of word ``g // 64``): 64 guesses' patterns compared at once
+    (:func:`_equal_bytes64`), the last word's guesses one by one."""
     ra = mt[a]
     rb = mt[b]
-    for g in range(ra.shape[0]):
-        scratch[g] = ra[g] == rb[g]
-    eq8 = scratch.view(np.uint64)
-    packed = out.view(np.uint8)
-    for k in range(eq8.shape[0]):
-        packed[k] = np.uint8((eq8[k] * _PACK8) >> np.uint64(56))
+    G = ra.shape[0]
+    full = G >> 6
+    for k in range(full):
+        out[k] = _equal_bytes64(ra, rb, k << 6)
+    if G & 63:
+        x = np.uint64(0)
+        for g in range(full << 6, G):
+            if ra[g] == rb[g]:
+                x |= np.uint64(1) << np.uint64(g & 63)
+        out[full] = x
 
 
 @njit(cache=True, nogil=True)
@@ -463,7 +491,7 @@ def pair_repeats(mt, cands, cache, words):
     ripple-carry adder over words, 6 planes for up to 63 repeats). A pair's row comes
     from ``cache`` (:func:`pair_cache`), made first if it is not held.
     """
-    rows, slot, owner, used, scratch = cache
+    rows, slot, owner, used = cache
     C = rows.shape[0]
     n = cands.shape[0]
     W = min(words, rows.shape[1])
@@ -489,7 +517,7 @@ def pair_repeats(mt, cands, cache, words):
                 used[0] += 1
                 slot[k] = s
                 owner[s] = k
-                _pair_row(mt, lo, hi, scratch, rows[s])
+                _pair_row(mt, lo, hi, rows[s])
             row = rows[s]
             for w in range(W):
                 rep[w] |= row[w]

@@ -114,11 +114,9 @@ def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, 
     if neighbours is None:
         neighbours = (np.zeros((length, 0), np.int32), np.zeros(1, np.int64), np.zeros(0, np.int32))
     paired = on and n_answers <= PAIR_ANSWERS_MAX
-    words = (n_guesses + 63) // 64
     pairs = (np.empty(LOCAL_PAIR_WORDS if paired else 0, np.uint64),
              np.full(n_answers * (n_answers - 1) // 2 if paired else 0, -1, np.int32),
-             np.zeros(LOCAL_PAIR_SLOTS if paired else 0, np.int64), np.zeros(2, np.int64),
-             np.zeros(words * 64 if paired else 0, np.uint8))
+             np.zeros(LOCAL_PAIR_SLOTS if paired else 0, np.int64), np.zeros(2, np.int64))
     local = (np.array([0, prune_from if on else 0, skip_from if skip else 0], np.int64),
              np.empty(a * g, np.uint8), np.empty(g, np.int32), np.empty(a, np.int32),
              np.empty(g, np.int64), np.arange(g, dtype=np.int32),
@@ -544,7 +542,6 @@ def localise(MT, codes, arow, cands, cub, local, dom):
         for t in range(min(used[0], owner.shape[0])):
             slot[owner[t]] = -1
         used[:] = 0
-        pairs[4][:] = 0
     return k
 
 
@@ -599,7 +596,7 @@ def local_views(local, n_answers, k):
     slots = min(pr[0].shape[0] // max(w, 1), pr[2].shape[0])
     rows = pr[0][:slots * w].reshape((slots, w))
     return (local[1][:n_answers * k].reshape((n_answers, k)), local[5][:k], local[4][:k],
-            (rows, pr[1], pr[2][:slots], pr[3], pr[4][:w * 64]))
+            (rows, pr[1], pr[2][:slots], pr[3]))
 
 
 @njit(cache=True, nogil=True)
