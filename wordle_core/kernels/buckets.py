@@ -67,6 +67,7 @@ import numba
 import numpy as np
 from llvmlite import ir as llvm_ir
 from numba import njit, prange, types
+from numba.core import cgutils
 from numba.cpython.unsafe.numbers import trailing_zeros
 from numba.extending import intrinsic
 
@@ -695,22 +696,123 @@ def _count_bitsets(MT, cands, legal, dense, green, n_pat):
     return nb, isg
 
 
+SET_LANES = 8  # guesses per vector of 64-bit lanes (one 512-bit register, or two of 256)
+SET_GROUPS = 4  # vectors per call of _pattern_sets: SET_BLOCK guesses, 16 accumulators
+SET_BLOCK = SET_LANES * SET_GROUPS
+SET_WORDS = 4  # a guess's pattern set: 256 bits (games of at most 256 patterns)
+
+
+@intrinsic
+def _pattern_sets(typingctx, mt, cands, g0, out):
+    """The patterns each of the :data:`SET_BLOCK` guess columns ``g0 ..`` of ``mt``
+    shows over ``cands``, as sets of 256 bits: ``out[w * SET_BLOCK + t]`` holds patterns
+    ``64 w .. 64 w + 63`` of column ``g0 + t``. ``mt``: a C-contiguous ``uint8`` (or
+    ``uint16``) matrix (answers x guesses) of at least ``g0 + SET_BLOCK`` columns whose
+    patterns are below 256, ``cands``: integer answer rows, ``out``: ``SET_WORDS *
+    SET_BLOCK`` ``uint64`` entries.
+
+    Written as vector code because numba has no vector types: for each candidate, the
+    block's patterns are loaded 8 at a time and widened into 64-bit lanes, and each
+    lane sets its pattern's bit in the one of its four words the pattern falls in (a
+    compare and a masked OR per word). The 16 accumulators stay in registers across
+    the candidates, so a cell costs about two vector operations for eight guesses; a
+    byte flag per (guess, pattern) costs a store per cell and a sum per guess instead.
+    """
+    if not (isinstance(mt, types.Array) and mt.ndim == 2 and mt.dtype in (types.uint8, types.uint16)
+            and mt.layout == "C" and isinstance(cands, types.Array) and cands.ndim == 1
+            and isinstance(cands.dtype, types.Integer) and isinstance(out, types.Array)
+            and out.dtype == types.uint64 and out.layout == "C"):
+        return None
+    sig = types.void(mt, cands, types.intp, out)
+    signed = cands.dtype.signed
+    item = mt.dtype.bitwidth
+
+    def codegen(context, builder, signature, args):
+        m_arr = context.make_array(signature.args[0])(context, builder, args[0])
+        c_arr = context.make_array(signature.args[1])(context, builder, args[1])
+        o_arr = context.make_array(signature.args[3])(context, builder, args[3])
+        i64 = llvm_ir.IntType(64)
+        lanes = llvm_ir.VectorType(i64, SET_LANES)
+        item_lanes = llvm_ir.VectorType(llvm_ir.IntType(item), SET_LANES)
+
+        def splat(x):
+            return llvm_ir.Constant(lanes, [x] * SET_LANES)
+
+        row_stride = builder.extract_value(m_arr.strides, 0)
+        cand_stride = builder.extract_value(c_arr.strides, 0)
+        n = builder.extract_value(c_arr.shape, 0)
+        cand_base = builder.ptrtoint(c_arr.data, i64)
+        # the block's first pattern in row 0, in bytes (strides are in bytes)
+        block = builder.add(builder.ptrtoint(m_arr.data, i64),
+                            builder.mul(args[2], llvm_ir.Constant(i64, item // 8)))
+        acc = [[cgutils.alloca_once_value(builder, splat(0)) for _ in range(SET_WORDS)]
+               for _ in range(SET_GROUPS)]
+        with cgutils.for_range(builder, n) as loop:
+            ptr = builder.inttoptr(builder.add(cand_base, builder.mul(loop.index, cand_stride)),
+                                   c_arr.data.type)
+            c = builder.load(ptr)
+            if c.type.width < 64:
+                c = builder.sext(c, i64) if signed else builder.zext(c, i64)
+            row = builder.inttoptr(builder.add(block, builder.mul(c, row_stride)),
+                                   item_lanes.as_pointer())
+            for q in range(SET_GROUPS):
+                src = builder.gep(row, [llvm_ir.Constant(i64, q)])
+                p = builder.zext(builder.load(src, align=1), lanes)
+                bit = builder.shl(splat(1), builder.and_(p, splat(63)))
+                word = builder.lshr(p, splat(6))
+                for w in range(SET_WORDS):
+                    a = builder.load(acc[q][w])
+                    hit = builder.icmp_unsigned("==", word, splat(w))
+                    builder.store(builder.select(hit, builder.or_(a, bit), a), acc[q][w])
+        dst = builder.bitcast(o_arr.data, lanes.as_pointer())
+        for q in range(SET_GROUPS):
+            for w in range(SET_WORDS):
+                at = builder.gep(dst, [llvm_ir.Constant(i64, w * SET_GROUPS + q)])
+                builder.store(builder.load(acc[q][w]), at, align=8)
+        return context.get_dummy_value()
+
+    return sig, codegen
+
+
+@njit(cache=True, nogil=True)
+def _count_sets(MT, cands, G, green, nb, isg) -> int:
+    """``nb``/``isg`` of :func:`count_columns` for the guess columns ``0 ..`` of ``MT`` in
+    whole blocks of :data:`SET_BLOCK` below ``G`` (:func:`_pattern_sets`, then four
+    popcounts per guess); returns where they stop."""
+    sets = np.empty(SET_WORDS * SET_BLOCK, np.uint64)
+    gw = green >> 6
+    gb = np.uint64(1) << np.uint64(green & 63)
+    end = G - G % SET_BLOCK
+    for g0 in range(0, end, SET_BLOCK):
+        _pattern_sets(MT, cands, g0, sets)
+        for t in range(SET_BLOCK):
+            c = 0
+            for w in range(SET_WORDS):
+                c += _popcount(sets[w * SET_BLOCK + t])
+            nb[g0 + t] = c
+            isg[g0 + t] = (sets[gw * SET_BLOCK + t] & gb) != np.uint64(0)
+    return end
+
+
 @njit(cache=True, nogil=True)
 def count_buckets(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: int,
                   n_pat: int):
     """Per allowed guess: number of distinct patterns over ``cands``, and whether one is
     all-green (the guess is a candidate).
 
-    The hot loop of the exact search. Guesses are processed in blocks, with a byte flag
-    per pattern for each (a block's flags fill about L1, :data:`COUNT_FLAG_BYTES`); for
-    each candidate its matrix row is read sequentially across the block, and the inner
-    loop is a load and a store (a bitset per guess needs a read-modify-write of a shared
-    word instead: about 1.3x slower). The flags are then added up eight at a time as
-    64-bit words. Below :data:`FLAGS_FROM` candidates a pattern bitset per guess is kept
-    instead (:func:`_count_bitsets`: a guess's flags then cost more to clear and add up
-    than its cells; hard mode's many sets of 33-63 answers). Sets of at most
-    :data:`PAIRS_MAX` candidates go to :func:`distinct_pairs` (the same numbers, by SIMD
-    pairwise comparisons).
+    The hot loop of the exact search. Every column in order (normal mode), at most 256
+    patterns: :data:`SET_BLOCK` guesses at a time, each with its set of patterns in
+    vector lanes (:func:`_pattern_sets`: four 64-bit words per guess, kept in registers
+    while each candidate's row is read across the block), then four popcounts per
+    guess. Gathered columns (hard mode), the last ``G % SET_BLOCK`` columns, and games
+    with more patterns: guesses in blocks with a byte flag per pattern for each (a
+    block's flags fill about L1, :data:`COUNT_FLAG_BYTES`; the inner loop is a load and a
+    store), the flags added up eight at a time as 64-bit words. Below
+    :data:`FLAGS_FROM` candidates a pattern bitset per guess is kept instead
+    (:func:`_count_bitsets`: a guess's flags then cost more to clear and add up than its
+    cells; hard mode's many sets of 33-63 answers). Sets of at most :data:`PAIRS_MAX`
+    candidates go to :func:`distinct_pairs` (the same numbers, by SIMD pairwise
+    comparisons).
     ``MT`` is answers x guesses (as :func:`transposed`), ``legal`` the guess columns.
     """
     return count_columns(MT, cands, legal, is_dense(MT, legal), green, n_pat)
@@ -721,6 +823,24 @@ def count_columns(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, dense: b
                   n_pat: int):
     """:func:`count_buckets`, told whether ``legal`` is ``0 .. G - 1`` (``dense``: then
     the columns are read in order, without ``legal``), as for a prefix of the columns."""
+    G = legal.shape[0]
+    if dense and n_pat <= 64 * SET_WORDS and G >= SET_BLOCK:
+        # every column in order: pattern sets in vector lanes, the last columns gathered
+        nb = np.empty(G, np.int64)
+        isg = np.empty(G, np.bool_)
+        done = _count_sets(MT, cands, G, green, nb, isg)
+        if done < G:
+            nb_t, isg_t = _count_gathered(MT, cands, legal[done:], False, green, n_pat)
+            nb[done:] = nb_t
+            isg[done:] = isg_t
+        return nb, isg
+    return _count_gathered(MT, cands, legal, dense, green, n_pat)
+
+
+@njit(cache=True, nogil=True)
+def _count_gathered(MT, cands, legal, dense, green, n_pat):
+    """:func:`count_columns` without the vector lanes: pairwise compares, bitsets or
+    byte flags by the number of candidates (the columns gathered, or too many patterns)."""
     G = legal.shape[0]
     n = cands.shape[0]
     if n <= PAIRS_MAX:
