@@ -49,7 +49,8 @@ search for a perfect split of sets up to :data:`PRUNED_PAIRS_MAX` too), and
 :func:`pair_counts` with :func:`pair_cache` (the same counts over every guess for sets
 of up to :data:`PAIR_COUNT_MAX` answers, from each answer pair's collisions kept as a
 bitset over the guesses and reused by every set holding the pair: the exact search's
-small sets in normal mode).
+small sets in normal mode), and :func:`count_columns` (every column in order counted in
+vector lanes, a 256-bit pattern set per guess: the larger sets of normal mode).
 
 The vectorised numpy version of the statistics lives in ``tests/reference_buckets.py``
 only, as the reference the tests compare these kernels with.
@@ -398,7 +399,7 @@ def distinct_pairs(mt, cands, rows, dense, green, stop_perfect, floor):
     return nb, isg, -1, n_g
 
 
-PAIR_COUNT_MAX = 64  # candidate sets up to this size: pair_counts (normal mode)
+PAIR_COUNT_MAX = 32  # candidate sets up to this size: pair_counts (normal mode)
 PAIR_SLOTS = 1 << 16  # pair rows a :func:`pair_cache` keeps by default (1.6 KiB each for 12,972 guesses)
 PAIR_SLOTS_MAX = (1 << 31) - 1  # (row numbers are int32, int16 up to 32,768 rows)
 PAIR_ANSWERS_MAX = 4096  # more answers: no pair cache (its slot map has an entry per pair)
@@ -489,7 +490,7 @@ def pair_repeats(mt, cands, cache, words):
     candidate ``j``'s repeats are the OR of ``j`` bitsets: 64 guesses per word
     operation, where :func:`distinct_pairs` compares a byte per guess for each pair.
     Whether candidate ``j`` repeats is added up over the candidates in bit planes (a
-    ripple-carry adder over words, 6 planes for up to 63 repeats). A pair's row comes
+    ripple-carry adder over words, as many planes as ``n - 1`` needs). A pair's row comes
     from ``cache`` (:func:`pair_cache`), made first if it is not held.
     """
     rows, slot, owner, used = cache
@@ -697,43 +698,48 @@ def _count_bitsets(MT, cands, legal, dense, green, n_pat):
 
 
 SET_LANES = 8  # guesses per vector of 64-bit lanes (one 512-bit register, or two of 256)
-SET_GROUPS = 4  # vectors per call of _pattern_sets: SET_BLOCK guesses, 16 accumulators
+SET_GROUPS = 4  # vectors per call of _count_block: SET_BLOCK guesses, 16 accumulators
 SET_BLOCK = SET_LANES * SET_GROUPS
 SET_WORDS = 4  # a guess's pattern set: 256 bits (games of at most 256 patterns)
 
 
 @intrinsic
-def _pattern_sets(typingctx, mt, cands, g0, out):
-    """The patterns each of the :data:`SET_BLOCK` guess columns ``g0 ..`` of ``mt``
-    shows over ``cands``, as sets of 256 bits: ``out[w * SET_BLOCK + t]`` holds patterns
-    ``64 w .. 64 w + 63`` of column ``g0 + t``. ``mt``: a C-contiguous ``uint8`` (or
+def _count_block(typingctx, mt, cands, g0, green, nb, isg):
+    """:func:`count_columns` for the :data:`SET_BLOCK` guess columns ``g0 ..`` of ``mt``:
+    ``nb[g0 + t]``, the number of patterns column ``g0 + t`` shows over ``cands``, and
+    ``isg[g0 + t]``, whether one is ``green``. ``mt``: a C-contiguous ``uint8`` (or
     ``uint16``) matrix (answers x guesses) of at least ``g0 + SET_BLOCK`` columns whose
-    patterns are below 256, ``cands``: integer answer rows, ``out``: ``SET_WORDS *
-    SET_BLOCK`` ``uint64`` entries.
+    patterns are below 256; ``cands``: integer answer rows.
 
-    Written as vector code because numba has no vector types: for each candidate, the
-    block's patterns are loaded 8 at a time and widened into 64-bit lanes, and each
-    lane sets its pattern's bit in the one of its four words the pattern falls in (a
+    Written as vector code because numba has no vector types. Each guess keeps the set
+    of patterns it shows as 256 bits (four 64-bit words) in vector lanes: for each
+    candidate, the block's patterns are loaded 8 at a time and widened into 64-bit
+    lanes, and each lane sets its pattern's bit in the word the pattern falls in (a
     compare and a masked OR per word). The 16 accumulators stay in registers across
-    the candidates, so a cell costs about two vector operations for eight guesses; a
-    byte flag per (guess, pattern) costs a store per cell and a sum per guess instead.
+    the candidates, so a cell costs about two vector operations for eight guesses (a
+    byte flag per pattern costs a store per cell and a sum per guess). The counts are
+    then four vector popcounts per 8 guesses.
     """
     if not (isinstance(mt, types.Array) and mt.ndim == 2 and mt.dtype in (types.uint8, types.uint16)
             and mt.layout == "C" and isinstance(cands, types.Array) and cands.ndim == 1
-            and isinstance(cands.dtype, types.Integer) and isinstance(out, types.Array)
-            and out.dtype == types.uint64 and out.layout == "C"):
+            and isinstance(cands.dtype, types.Integer)
+            and isinstance(nb, types.Array) and nb.dtype == types.int64 and nb.layout == "C"
+            and isinstance(isg, types.Array) and isg.dtype == types.boolean
+            and isg.layout == "C"):
         return None
-    sig = types.void(mt, cands, types.intp, out)
+    sig = types.void(mt, cands, types.intp, types.intp, nb, isg)
     signed = cands.dtype.signed
     item = mt.dtype.bitwidth
 
     def codegen(context, builder, signature, args):
-        m_arr = context.make_array(signature.args[0])(context, builder, args[0])
-        c_arr = context.make_array(signature.args[1])(context, builder, args[1])
-        o_arr = context.make_array(signature.args[3])(context, builder, args[3])
+        m_arr, c_arr, _, _, n_arr, g_arr = (
+            context.make_array(ty)(context, builder, v) if isinstance(ty, types.Array) else None
+            for ty, v in zip(signature.args, args, strict=True))
+        g0, green = args[2], args[3]
         i64 = llvm_ir.IntType(64)
         lanes = llvm_ir.VectorType(i64, SET_LANES)
         item_lanes = llvm_ir.VectorType(llvm_ir.IntType(item), SET_LANES)
+        byte_lanes = llvm_ir.VectorType(llvm_ir.IntType(8), SET_LANES)
 
         def splat(x):
             return llvm_ir.Constant(lanes, [x] * SET_LANES)
@@ -744,7 +750,7 @@ def _pattern_sets(typingctx, mt, cands, g0, out):
         cand_base = builder.ptrtoint(c_arr.data, i64)
         # the block's first pattern in row 0, in bytes (strides are in bytes)
         block = builder.add(builder.ptrtoint(m_arr.data, i64),
-                            builder.mul(args[2], llvm_ir.Constant(i64, item // 8)))
+                            builder.mul(g0, llvm_ir.Constant(i64, item // 8)))
         acc = [[cgutils.alloca_once_value(builder, splat(0)) for _ in range(SET_WORDS)]
                for _ in range(SET_GROUPS)]
         with cgutils.for_range(builder, n) as loop:
@@ -756,19 +762,36 @@ def _pattern_sets(typingctx, mt, cands, g0, out):
             row = builder.inttoptr(builder.add(block, builder.mul(c, row_stride)),
                                    item_lanes.as_pointer())
             for q in range(SET_GROUPS):
-                src = builder.gep(row, [llvm_ir.Constant(i64, q)])
-                p = builder.zext(builder.load(src, align=1), lanes)
+                p = builder.zext(builder.load(builder.gep(row, [llvm_ir.Constant(i64, q)]),
+                                              align=1), lanes)
                 bit = builder.shl(splat(1), builder.and_(p, splat(63)))
                 word = builder.lshr(p, splat(6))
                 for w in range(SET_WORDS):
                     a = builder.load(acc[q][w])
                     hit = builder.icmp_unsigned("==", word, splat(w))
                     builder.store(builder.select(hit, builder.or_(a, bit), a), acc[q][w])
-        dst = builder.bitcast(o_arr.data, lanes.as_pointer())
+        ctpop = cgutils.get_or_insert_function(builder.module, llvm_ir.FunctionType(lanes, [lanes]),
+                                               f"llvm.ctpop.v{SET_LANES}i64")
+        green_word = builder.lshr(green, llvm_ir.Constant(i64, 6))
+        green_bit = llvm_ir.Constant(lanes, None)
+        for t in range(SET_LANES):
+            green_bit = builder.insert_element(green_bit, builder.and_(green, llvm_ir.Constant(i64, 63)),
+                                               llvm_ir.Constant(llvm_ir.IntType(32), t))
+        nb_out = builder.bitcast(builder.gep(n_arr.data, [g0]), lanes.as_pointer())
+        g_out = builder.bitcast(builder.gep(g_arr.data, [g0]), byte_lanes.as_pointer())
         for q in range(SET_GROUPS):
-            for w in range(SET_WORDS):
-                at = builder.gep(dst, [llvm_ir.Constant(i64, w * SET_GROUPS + q)])
-                builder.store(builder.load(acc[q][w]), at, align=8)
+            words = [builder.load(acc[q][w]) for w in range(SET_WORDS)]
+            count = builder.call(ctpop, [words[0]])
+            for w in range(1, SET_WORDS):
+                count = builder.add(count, builder.call(ctpop, [words[w]]))
+            builder.store(count, builder.gep(nb_out, [llvm_ir.Constant(i64, q)]), align=8)
+            held = words[SET_WORDS - 1]  # the word holding green (a pattern below 256)
+            for w in range(SET_WORDS - 2, -1, -1):
+                is_w = builder.icmp_unsigned("==", green_word, llvm_ir.Constant(i64, w))
+                held = builder.select(is_w, words[w], held)
+            shown = builder.and_(builder.lshr(held, green_bit), splat(1))
+            builder.store(builder.trunc(shown, byte_lanes),
+                          builder.gep(g_out, [llvm_ir.Constant(i64, q)]), align=1)
         return context.get_dummy_value()
 
     return sig, codegen
@@ -777,20 +800,11 @@ def _pattern_sets(typingctx, mt, cands, g0, out):
 @njit(cache=True, nogil=True)
 def _count_sets(MT, cands, G, green, nb, isg) -> int:
     """``nb``/``isg`` of :func:`count_columns` for the guess columns ``0 ..`` of ``MT`` in
-    whole blocks of :data:`SET_BLOCK` below ``G`` (:func:`_pattern_sets`, then four
-    popcounts per guess); returns where they stop."""
-    sets = np.empty(SET_WORDS * SET_BLOCK, np.uint64)
-    gw = green >> 6
-    gb = np.uint64(1) << np.uint64(green & 63)
+    whole blocks of :data:`SET_BLOCK` below ``G`` (:func:`_count_block`); returns where
+    they stop."""
     end = G - G % SET_BLOCK
     for g0 in range(0, end, SET_BLOCK):
-        _pattern_sets(MT, cands, g0, sets)
-        for t in range(SET_BLOCK):
-            c = 0
-            for w in range(SET_WORDS):
-                c += _popcount(sets[w * SET_BLOCK + t])
-            nb[g0 + t] = c
-            isg[g0 + t] = (sets[gw * SET_BLOCK + t] & gb) != np.uint64(0)
+        _count_block(MT, cands, g0, green, nb, isg)
     return end
 
 
@@ -802,7 +816,7 @@ def count_buckets(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: i
 
     The hot loop of the exact search. Every column in order (normal mode), at most 256
     patterns: :data:`SET_BLOCK` guesses at a time, each with its set of patterns in
-    vector lanes (:func:`_pattern_sets`: four 64-bit words per guess, kept in registers
+    vector lanes (:func:`_count_block`: four 64-bit words per guess, kept in registers
     while each candidate's row is read across the block), then four popcounts per
     guess. Gathered columns (hard mode), the last ``G % SET_BLOCK`` columns, and games
     with more patterns: guesses in blocks with a byte flag per pattern for each (a

@@ -127,7 +127,7 @@ class ExactSolver:
     so it cannot be the best; ``None``: :data:`SKIP_FROM`, 0: off (the same values and
     trees; a cut-off search's lower bound may come out higher, never above the value).
     ``pair_slots``: how many answer pairs' collision bitsets (1.6 KiB each on ``wordle``)
-    normal mode keeps to count sets of at most 64 answers
+    normal mode keeps to count sets of at most 32 answers
     (:func:`wordle_core.kernels.buckets.pair_counts`); ``None``: 65,536 for the exact
     search, 8,192 for the width-limited one, 0 (off) in hard mode and with the
     ``answers`` pool, whose guesses are gathered rows. 0 counts them by
