@@ -86,7 +86,8 @@ LOCAL_PAIR_SLOTS = 1 << 17  # ... up to this many
 
 
 def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, n_sym: int,
-           neighbours: tuple | None = None, prune_from: int = 0, skip_from: int = 0) -> tuple:
+           neighbours: tuple | None = None, prune_from: int = 0, skip_from: int = 0,
+           hard: bool = False) -> tuple:
     """Scratch of :func:`solve` for positions with up to ``depth`` guesses left: one frame
     per depth (a node with ``d`` left splits into frame ``d``; its children, ``d - 1``
     left, use the frames below, so a child's candidates and allowed rows are views of its
@@ -101,7 +102,10 @@ def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, 
     ``neighbours`` (:func:`neighbour_groups` of the guesses) and ``prune_from > 0``, a
     position of at least ``prune_from`` answers whose buckets are bounded by their counts
     (:func:`count_bound`) copies those guesses' columns of the matrix and keeps its own
-    pair cache over them; without, the arrays are empty and nothing is pruned.
+    pair cache over them; without, the arrays are empty and nothing is pruned. With
+    ``hard`` and ``prune_from > 0`` (no ``neighbours``, no pair cache), such a position
+    copies every allowed guess's columns (:func:`localise_rows`), and a bucket that keeps
+    all of them (its feedback obliges nothing new) is counted over the copy.
     ``(state, mt, rows, arow, ub, legal, present, pairs, neighbours, dom)``, ``state =
     [in use, prune_from, skip_from]``. ``dom[d]`` (with ``neighbours`` and ``skip_from >
     0``) holds the :func:`dominators` of a position with ``d`` guesses left and at least
@@ -109,11 +113,11 @@ def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, 
     """
     D = depth + 1
     skip = neighbours is not None and skip_from > 0
-    on = neighbours is not None and prune_from > 0
+    on = (neighbours is not None or hard) and prune_from > 0
     a, g = (n_answers, n_guesses) if on else (0, 0)
     if neighbours is None:
         neighbours = (np.zeros((length, 0), np.int32), np.zeros(1, np.int64), np.zeros(0, np.int32))
-    paired = on and n_answers <= PAIR_ANSWERS_MAX
+    paired = on and not hard and n_answers <= PAIR_ANSWERS_MAX
     pairs = (np.empty(LOCAL_PAIR_WORDS if paired else 0, np.uint64),
              np.full(n_answers * (n_answers - 1) // 2 if paired else 0, -1, np.int32),
              np.zeros(LOCAL_PAIR_SLOTS if paired else 0, np.int64), np.zeros(2, np.int64))
@@ -518,11 +522,31 @@ def localise(MT, codes, arow, cands, cub, local, dom):
     :func:`dominators` over ``cands`` when the caller has them (else empty: found here).
     Returns how many guesses there are, ``k``; :func:`local_views` gives the arrays to
     count with."""
-    _, mt, rows, arow_l, ub_l, _, present, pairs, nbr, _ = local
+    rows, present, nbr = local[2], local[6], local[8]
     if dom.shape[0] == 0:
         k = undominated_rows(codes, arow, cands, nbr[0], nbr[1], nbr[2], present, rows)
     else:
         k = kept_rows(dom, rows)
+    _copy_columns(MT, arow, cands, cub, local, k)
+    return k
+
+
+@njit(cache=True, nogil=True)
+def localise_rows(MT, arow, cands, legal, cub, local):
+    """:func:`localise` over every row of ``legal`` (hard mode: a position's allowed
+    guesses, every candidate among them): a bucket whose feedback obliges nothing new
+    keeps them all, and is then counted over the copy, in order. Returns their number."""
+    k = legal.shape[0]
+    local[2][:k] = legal
+    _copy_columns(MT, arow, cands, cub, local, k)
+    return k
+
+
+@njit(cache=True, nogil=True)
+def _copy_columns(MT, arow, cands, cub, local, k):
+    """The second half of :func:`localise`: the ``k`` rows in ``local``'s ``rows``
+    ordered by their bound, their columns copied, the pair cache (if any) emptied."""
+    _, mt, rows, arow_l, ub_l, _, _, pairs, _, _ = local
     order_by_bound(rows[:k], cub, cands.shape[0])
     m = mt[:MT.shape[0] * k].reshape((MT.shape[0], k))
     pos = np.empty(MT.shape[1], np.int32)
@@ -535,14 +559,13 @@ def localise(MT, codes, arow, cands, cub, local, dom):
         dst = m[a]
         for t in range(k):
             dst[t] = src[rows[t]]
-        arow_l[a] = pos[arow[a]]  # (a candidate holds only letters some candidate holds: kept)
+        arow_l[a] = pos[arow[a]]  # (kept: a candidate is never dominated, and always allowed)
     if pairs[0].shape[0] > 0:  # forget the pairs held (their rows had other columns)
         # (owner's entries past the last node's rows are 0 or older pairs: harmless)
         slot, owner, used = pairs[1], pairs[2], pairs[3]
         for t in range(min(used[0], owner.shape[0])):
             slot[owner[t]] = -1
         used[:] = 0
-    return k
 
 
 @njit(cache=True, nogil=True)
@@ -1046,8 +1069,24 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                 if hard:
                     nl = hard_filter_bits(fr[11][d], codes, g, pats[k], rule[0], rule[1],
                                           fr[10], fr[11][d - 1], fr[7][d])
-                    v = count_bound(MT, arow, sub, fr[7][d][:nl], cub, d - 1, cb_beta, green,
-                                    n_pat, pairs, seen, memo, kk, stats, fr[12][2][:0])
+                    if lk < 0 and nl == G:
+                        # a bucket that keeps every allowed guess (its feedback obliges
+                        # nothing new: often the largest) is counted over a copy of their
+                        # columns, in order, most buckets here first; the first such bucket
+                        # of a large position makes the copy
+                        lk = 0
+                        st = fr[12][0]
+                        if st[1] > 0 and n >= st[1] and st[0] == 0:
+                            st[0] = 1
+                            lk = localise_rows(MT, arow, cands, legal, cub, fr[12])
+                            stats[ST_PRUNED] += 1
+                    if lk > 0 and nl == G:
+                        mt_l, legal_l, ub_l, pairs_l = local_views(fr[12], MT.shape[0], lk)
+                        v = count_bound(mt_l, fr[12][3], sub, legal_l, ub_l, d - 1, cb_beta, green,
+                                        n_pat, pairs_l, seen, memo, kk, stats, fr[12][2][:lk])
+                    else:
+                        v = count_bound(MT, arow, sub, fr[7][d][:nl], cub, d - 1, cb_beta, green,
+                                        n_pat, pairs, seen, memo, kk, stats, fr[12][2][:0])
                 else:
                     if lk < 0:
                         # a large position bounds many buckets: count them over the guesses

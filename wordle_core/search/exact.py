@@ -115,12 +115,14 @@ class ExactSolver:
     its bucket counts alone (:func:`wordle_core.kernels.exact.count_bound`), which
     refutes most guesses without a search below them; ``False`` searches the buckets
     directly (the same values: for tests and benchmarks).
-    ``prune_from`` (exact search, normal mode, every guess allowed): a position of at
-    least this many answers counts its guesses' buckets (``count_bounds``) over the
-    guesses that no other guess dominates there
+    ``prune_from`` (exact search): a position of at least this many answers counts its
+    guesses' buckets (``count_bounds``) over a copy of their columns, in order. Normal
+    mode, every guess allowed: the guesses that no other guess dominates there
     (:func:`wordle_core.kernels.exact.undominated_rows`, about half of them at the large
-    first buckets of weak openers), copied with a pair cache of their own; ``None``:
-    :data:`PRUNE_FROM`, 0: off (the same values and trees).
+    first buckets of weak openers), with a pair cache of their own. Hard mode: every
+    allowed guess, for the buckets that keep them all (a feedback that obliges nothing
+    new, often the largest bucket; :func:`wordle_core.kernels.exact.localise_rows`).
+    ``None``: :data:`PRUNE_FROM`, 0: off (the same values and trees).
     ``skip_from`` (exact search, normal mode, every guess allowed): a position of at least
     this many answers does not expand a guess once a guess that dominates it there
     (:func:`wordle_core.kernels.exact.dominators`) has been tried: its value is no lower,
@@ -321,7 +323,7 @@ class ExactSolver:
 
     def _prune_from(self) -> int:
         """Positions from this many answers count over their undominated guesses (0: none)."""
-        if not (self.exact and self.count_bounds) or self.hard or self.pool != "all":
+        if not (self.exact and self.count_bounds) or (self.pool != "all" and not self.hard):
             return 0
         return PRUNE_FROM if self.prune_from is None else max(int(self.prune_from), 0)
 
@@ -345,7 +347,8 @@ class ExactSolver:
             prune, skip = self._prune_from(), self._skip_from()
             self._frames = kn.frames(max(d, self.limit), len(lex.answers), len(lex.guesses),
                                      lex.n_patterns, lex.length, len(lex.alphabet),
-                                     neighbour_groups(lex) if prune or skip else None, prune, skip)
+                                     neighbour_groups(lex) if (prune or skip) and not self.hard
+                                     else None, prune, skip, self.hard)
         return self._frames
 
     def best_guess(self, cands: np.ndarray, legal: np.ndarray, d: int,
