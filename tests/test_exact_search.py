@@ -612,17 +612,19 @@ def test_bucket_counts_in_vector_lanes_match_numpy(width: int, dtype: type) -> N
                 assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), (n, kind, k)
 
 
+@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
 @pytest.mark.parametrize("width", [1, 63, 64, 65, 128, 200])
-def test_pair_counts_match_numpy_for_every_row_width(width: int) -> None:
+def test_pair_counts_match_numpy_for_every_row_width(width: int, dtype: type) -> None:
     """A pair's collision bitset compares 64 guesses' patterns at once and the last
     word's guesses one by one: over random matrices of ``width`` guess columns (a whole
-    number of words or not, fewer than one word), ``pair_counts`` and the extremes agree
-    with a sort-based numpy count, and no bit past the last guess is set in any row."""
+    number of words or not, fewer than one word; both pattern types), ``pair_counts`` and
+    the extremes agree with a sort-based numpy count, and no bit past the last guess is
+    set in any row."""
     from wordle_core.kernels import buckets as kn
 
     rng = np.random.default_rng(width)
     n_answers = 70
-    mt = rng.integers(0, 3, size=(n_answers, width)).astype(np.uint8)  # (collisions are common)
+    mt = rng.integers(0, 3, size=(n_answers, width)).astype(dtype)  # (collisions are common)
     arow = rng.integers(0, width, size=n_answers).astype(np.int32)
     green = 3  # (only an answer's own column shows it all green)
     mt[np.arange(n_answers), arow] = green

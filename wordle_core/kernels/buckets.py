@@ -433,18 +433,20 @@ def pair_index(a: int, b: int) -> int:
 
 
 @intrinsic
-def _equal_bytes64(typingctx, a, b, off):
+def _equal64(typingctx, a, b, off):
     """Bit ``t`` set when ``a[off + t] == b[off + t]``, for ``t < 64`` (``a``, ``b``:
-    C-contiguous ``uint8`` arrays with at least ``off + 64`` entries): one vector compare
-    of 64 bytes whose lanes become the bits of a word, as LLVM lowers it for the machine
-    (``vpcmpeqb`` into a mask register, or compares and ``pmovmskb``s)."""
-    if not all(isinstance(x, types.Array) and x.dtype == types.uint8 and x.layout == "C"
-               for x in (a, b)):
+    C-contiguous ``uint8`` or ``uint16`` arrays of one type with at least ``off + 64``
+    entries): one vector compare of 64 entries whose lanes become the bits of a word, as
+    LLVM lowers it for the machine (``vpcmpeqb`` into a mask register, or compares and
+    ``pmovmskb``s)."""
+    if not (all(isinstance(x, types.Array) and x.dtype in (types.uint8, types.uint16)
+                and x.layout == "C" for x in (a, b)) and a.dtype == b.dtype):
         return None
     sig = types.uint64(a, b, types.intp)
+    item = a.dtype.bitwidth
 
     def codegen(context, builder, signature, args):
-        vec = llvm_ir.VectorType(llvm_ir.IntType(8), 64).as_pointer()
+        vec = llvm_ir.VectorType(llvm_ir.IntType(item), 64).as_pointer()
         ptrs = []
         for ty, arr in zip(signature.args[:2], args[:2], strict=True):
             data = context.make_array(ty)(context, builder, arr).data
@@ -460,13 +462,13 @@ def _equal_bytes64(typingctx, a, b, off):
 def _pair_row(mt, a, b, out):
     """``out``: the bitset of the guesses under which answers ``a`` and ``b`` collide
     (bit ``g % 64`` of word ``g // 64``): 64 guesses' patterns compared at once
-    (:func:`_equal_bytes64`), the last word's guesses one by one."""
+    (:func:`_equal64`), the last word's guesses one by one."""
     ra = mt[a]
     rb = mt[b]
     G = ra.shape[0]
     full = G >> 6
     for k in range(full):
-        out[k] = _equal_bytes64(ra, rb, k << 6)
+        out[k] = _equal64(ra, rb, k << 6)
     if G & 63:
         x = np.uint64(0)
         for g in range(full << 6, G):

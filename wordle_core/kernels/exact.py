@@ -680,8 +680,8 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
                 for t in range(n_sel):
                     rows[t] = legal[sel[t]]
                 in_order = False
-        if n <= PAIRS_MAX and not in_order:
-            nb, isg, first, _ = distinct_pairs(MT, cands, rows, in_order, green, True, 0)
+        if n <= PAIRS_MAX and not in_order:  # (in order: count_columns' vector lanes)
+            nb, isg, first, _ = distinct_pairs(MT, cands, rows, False, green, True, 0)
             if first >= 0:
                 _store_perfect(memo, key, 2 * n, rows[first], gmap)
                 return 2 * n

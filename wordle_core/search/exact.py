@@ -322,7 +322,9 @@ class ExactSolver:
             self._search_thread = None
 
     def _prune_from(self) -> int:
-        """Positions from this many answers count over their undominated guesses (0: none)."""
+        """Positions from this many answers count their buckets over a copy of their
+        guesses' columns (normal mode: the undominated ones; hard mode: every allowed one;
+        0: none)."""
         if not (self.exact and self.count_bounds) or (self.pool != "all" and not self.hard):
             return 0
         return PRUNE_FROM if self.prune_from is None else max(int(self.prune_from), 0)
