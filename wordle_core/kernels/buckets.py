@@ -775,9 +775,10 @@ def _count_block(typingctx, mt, cands, g0, green, nb, isg):
         ctpop = cgutils.get_or_insert_function(builder.module, llvm_ir.FunctionType(lanes, [lanes]),
                                                f"llvm.ctpop.v{SET_LANES}i64")
         green_word = builder.lshr(green, llvm_ir.Constant(i64, 6))
-        green_bit = llvm_ir.Constant(lanes, None)
+        green_shift = builder.and_(green, llvm_ir.Constant(i64, 63))
+        green_bit = llvm_ir.Constant(lanes, None)  # (green_shift in every lane)
         for t in range(SET_LANES):
-            green_bit = builder.insert_element(green_bit, builder.and_(green, llvm_ir.Constant(i64, 63)),
+            green_bit = builder.insert_element(green_bit, green_shift,
                                                llvm_ir.Constant(llvm_ir.IntType(32), t))
         nb_out = builder.bitcast(builder.gep(n_arr.data, [g0]), lanes.as_pointer())
         g_out = builder.bitcast(builder.gep(g_arr.data, [g0]), byte_lanes.as_pointer())

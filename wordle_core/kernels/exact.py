@@ -1066,50 +1066,39 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                 if kk in memo and (memo[kk][1] == 1 or memo[kk][0] > 2 * m):
                     continue  # exact, or bounded by its counts before (lbs[k] holds it)
                 cb_beta = limit - n - (rem - lbs[k])
-                if hard:
+                if hard:  # (the bucket's allowed rows: the rule's filter of this node's)
                     nl = hard_filter_bits(fr[11][d], codes, g, pats[k], rule[0], rule[1],
                                           fr[10], fr[11][d - 1], fr[7][d])
-                    if lk < 0 and nl == G:
-                        # a bucket that keeps every allowed guess (its feedback obliges
-                        # nothing new: often the largest) is counted over a copy of their
-                        # columns, in order, most buckets here first; the first such bucket
-                        # of a large position makes the copy
-                        lk = 0
-                        st = fr[12][0]
-                        if st[1] > 0 and n >= st[1] and st[0] == 0:
-                            st[0] = 1
-                            lk = localise_rows(MT, arow, cands, legal, cub, fr[12])
-                            stats[ST_PRUNED] += 1
-                    if lk > 0 and nl == G:
-                        mt_l, legal_l, ub_l, pairs_l = local_views(fr[12], MT.shape[0], lk)
-                        v = count_bound(mt_l, fr[12][3], sub, legal_l, ub_l, d - 1, cb_beta, green,
-                                        n_pat, pairs_l, seen, memo, kk, stats, fr[12][2][:lk])
-                    else:
-                        v = count_bound(MT, arow, sub, fr[7][d][:nl], cub, d - 1, cb_beta, green,
-                                        n_pat, pairs, seen, memo, kk, stats, fr[12][2][:0])
+                    rows_k = fr[7][d][:nl]
                 else:
-                    if lk < 0:
-                        # a large position bounds many buckets: count them over the guesses
-                        # no other guess dominates here (about half of them), each copied
-                        # once, most buckets here first, with a pair cache of its own (the
-                        # scratch serves one node at a time: the first to take it, never a
-                        # descendant)
-                        lk = 0
-                        st = fr[12][0]
-                        if st[1] > 0 and n >= st[1] and st[0] == 0 and is_dense(MT, legal):
-                            st[0] = 1
-                            # (the dominators found for skipping, if this node skips)
+                    rows_k = legal
+                whole = rows_k.shape[0] == G  # (it keeps every allowed guess: always in normal mode)
+                if lk < 0 and whole:
+                    # a large position bounds many buckets: count those that keep every
+                    # allowed guess over a copy of the guesses' columns, each copied once,
+                    # most buckets here first: in normal mode the guesses no other guess
+                    # dominates here (about half of them), with a pair cache of their own;
+                    # in hard mode every allowed one, for the buckets whose feedback
+                    # obliges nothing new (often the largest). The scratch serves one node
+                    # at a time: the first to take it, never a descendant.
+                    lk = 0
+                    st = fr[12][0]
+                    if st[1] > 0 and n >= st[1] and st[0] == 0 and (hard or is_dense(MT, legal)):
+                        st[0] = 1
+                        if hard:
+                            lk = localise_rows(MT, arow, cands, legal, cub, fr[12])
+                        else:  # (the dominators found for skipping, if this node skips)
                             lk = localise(MT, codes, arow, cands, cub, fr[12],
                                           dom if skip else dom[:0])
-                            stats[ST_PRUNED] += 1
                             stats[ST_DROPPED] += G - lk
-                    if lk > 0:
-                        mt_l, legal_l, ub_l, pairs_l = local_views(fr[12], MT.shape[0], lk)
-                        v = count_bound(mt_l, fr[12][3], sub, legal_l, ub_l, d - 1, cb_beta, green,
-                                        n_pat, pairs_l, seen, memo, kk, stats, fr[12][2][:lk])
-                    else:
-                        v = count_bound(MT, arow, sub, legal, cub, d - 1, cb_beta, green, n_pat,
-                                        pairs, seen, memo, kk, stats, fr[12][2][:0])
+                        stats[ST_PRUNED] += 1
+                if lk > 0 and whole:
+                    mt_l, legal_l, ub_l, pairs_l = local_views(fr[12], MT.shape[0], lk)
+                    v = count_bound(mt_l, fr[12][3], sub, legal_l, ub_l, d - 1, cb_beta, green,
+                                    n_pat, pairs_l, seen, memo, kk, stats, fr[12][2][:lk])
+                else:
+                    v = count_bound(MT, arow, sub, rows_k, cub, d - 1, cb_beta, green, n_pat,
+                                    pairs, seen, memo, kk, stats, fr[12][2][:0])
                 if v > lbs[k]:
                     rem += v - lbs[k]
                     lbs[k] = v
