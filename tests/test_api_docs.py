@@ -1,4 +1,5 @@
-"""The Python API's examples run: every docstring example and the README's "Python API".
+"""The Python API's examples run: every docstring example, the README's "Python API" and
+the API reference page (docs/reference/python-api.md).
 
 One test per docstring of the public API modules (``doctest`` finds them), and one
 for the README section, whose ```python blocks run in order in one namespace, as a
@@ -20,6 +21,7 @@ API_MODULES = ["wordle_core", "wordle_core.api", "wordle_core.api.feedback", "wo
                "wordle_core.api.analysis", "wordle_core.search.exact", "wordle_core.search.hard",
                "wordle_core.tables.exact", "wordle_core.tables.verdicts"]
 README_SECTION = "## Python API"
+API_PAGE = ROOT / "docs" / "reference" / "python-api.md"
 MIN_README_EXAMPLES = 20  # the section must not silently lose its examples
 
 
@@ -63,6 +65,16 @@ def test_readme_python_api_section() -> None:
     assert failed == 0, report
 
 
+def test_api_reference_page() -> None:
+    """The reference page's ```python blocks run in order in one namespace, like the README's."""
+    blocks = re.findall(r"```python\n(.*?)```", API_PAGE.read_text(encoding="utf-8"), flags=re.S)
+    assert len(blocks) >= 4 and all(">>> " in b for b in blocks)
+    test = doctest.DocTestParser().get_doctest("\n".join(blocks), {}, "python-api.md", str(API_PAGE), 0)
+    assert len(test.examples) >= 15
+    failed, report = _run(test)
+    assert failed == 0, report
+
+
 def test_every_public_api_name_is_covered_by_an_example() -> None:
     """Each function (and constructor class) the API exports is called in some example.
 
@@ -75,6 +87,7 @@ def test_every_public_api_name_is_covered_by_an_example() -> None:
 
     sources = "\n".join(ex.source for t in _docstring_tests() for ex in t.examples)
     sources += "\n".join(readme_python_blocks((ROOT / "README.md").read_text()))
+    sources += "\n".join(re.findall(r"```python\n(.*?)```", API_PAGE.read_text(encoding="utf-8"), flags=re.S))
     called = [n for n in api.__all__ if inspect.isfunction(getattr(api, n))] + ["Feedback", "Position"]
     missing = [n for n in called if f"{n}(" not in sources and f"{n}." not in sources]
     assert not missing, f"no example uses {missing}"
