@@ -28,7 +28,8 @@ os.environ["COLUMNS"] = "100"
 
 def _md(text: str | None) -> str:
     """One table cell: no newlines, pipes escaped."""
-    return " ".join((text or "").split()).replace("|", "\\|")
+    text = " ".join((text or "").split()).replace("|", "\\|")
+    return text.replace("[", "\\[").replace("]", "\\]")
 
 
 def _help(parser: argparse.ArgumentParser, action: argparse.Action) -> str:
@@ -37,16 +38,26 @@ def _help(parser: argparse.ArgumentParser, action: argparse.Action) -> str:
     return parser._get_formatter()._expand_help(action)
 
 
+def _metavar(action: argparse.Action) -> str:
+    if action.metavar is not None:
+        m = action.metavar
+        return " ".join(m) if isinstance(m, tuple) else str(m)
+    if action.choices is not None:
+        return "{" + ",".join(map(str, action.choices)) + "}"
+    return action.dest.upper() if action.option_strings else action.dest
+
+
 def _flag(action: argparse.Action) -> str:
     if action.option_strings:
-        names = ", ".join(f"`{o}`" for o in action.option_strings)
-        if action.nargs != 0:
-            metavar = action.metavar or action.dest.upper()
-            if isinstance(metavar, tuple):
-                metavar = " ".join(metavar)
-            names += f" `{metavar}`"
-        return names
-    return f"`{action.metavar or action.dest}`"
+        value = f" {_metavar(action)}" if action.nargs != 0 else ""
+        return ", ".join(f"`{o}{value}`" for o in action.option_strings)
+    return f"`{_metavar(action)}`"
+
+
+def _usage(parser: argparse.ArgumentParser) -> str:
+    """The usage text, its continuation lines indented by four spaces."""
+    first, *rest = parser.format_usage().strip().removeprefix("usage: ").splitlines()
+    return "\n".join([first, *("    " + line.strip() for line in rest)])
 
 
 def _default(action: argparse.Action) -> str:
@@ -66,7 +77,7 @@ def _command(name: str, parser: argparse.ArgumentParser, summary: str, depth: in
     text = parser.description or summary
     if text:
         out += [_md(text), ""]
-    out += ["```", parser.format_usage().strip().removeprefix("usage: "), "```", ""]
+    out += ["```", _usage(parser), "```", ""]
     rows = [a for a in parser._actions
             if not isinstance(a, argparse._HelpAction | argparse._SubParsersAction) and a.help != argparse.SUPPRESS]
     if rows:
@@ -79,6 +90,38 @@ def _command(name: str, parser: argparse.ArgumentParser, summary: str, depth: in
         for child, p in sub.choices.items():
             out += _command(f"{name} {child}", p, helps.get(child) or "", depth + 1)
     return out
+
+
+class _Captured(Exception):
+    def __init__(self, parser: argparse.ArgumentParser) -> None:
+        self.parser = parser
+
+
+def _forwarding_parsers() -> dict[str, argparse.ArgumentParser]:
+    """The parsers of ``pipeline NAME`` and ``run``: the CLI hands their arguments on unparsed,
+    so their flags live in ``pipelines.cli``. Each is caught as it is about to parse."""
+    from pipelines import cli
+
+    class Catch(cli.OneLineParser):
+        def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+            raise _Captured(self)
+
+    entries = {"pipeline scores": cli.run_scores, "pipeline games": cli.run_games,
+               "pipeline hard": cli.run_hard, "pipeline trees": cli.run_trees, "run": cli.run_main}
+    found = {}
+    original = cli.OneLineParser
+    cli.OneLineParser = Catch
+    try:
+        for name, entry in entries.items():
+            try:
+                entry([])
+            except _Captured as c:
+                found[name] = c.parser
+            else:
+                raise SystemExit(f"gen_reference: {name} did not build its parser")
+    finally:
+        cli.OneLineParser = original
+    return found
 
 
 def cli_page() -> str:
@@ -94,8 +137,19 @@ def cli_page() -> str:
            "", "| command | what it does |", "| --- | --- |"]
     out += [f"| [`{n}`](#{n}) | {_md(helps.get(n))} |" for n in sub.choices]
     out.append("")
+    forwarding = _forwarding_parsers()
     for name, p in sub.choices.items():
+        if name == "pipeline":
+            out += [f"## `{name}`", "", _md(helps.get(name)), "", "```", "wordle-lab pipeline {scores,games,hard,trees} ...",
+                    "```", ""]
+            for child in ("scores", "games", "hard", "trees"):
+                out += _command(f"pipeline {child}", forwarding[f"pipeline {child}"], "", 3)
+            continue
+        if name in forwarding:
+            p = forwarding[name]
         out += _command(name, p, helps.get(name) or "", 2)
+        if p.epilog:
+            out += [_md(p.epilog), ""]
     return "\n".join(out).rstrip() + "\n"
 
 
