@@ -1,14 +1,15 @@
 # Two commands for a fresh machine: `make run` (the main job) and `make test`.
 # Both create .venv if missing. `make run` installs only what the main job needs (no GCP
 # stack); `make test` adds the dev tools and the `gcp` extra (Dataflow client + Beam's
-# stager tools), so the tests also build the Dataflow job graph and stage the package.
+# stager tools), so the tests also build the Dataflow job graph and stage the package, and
+# the `docs` extra, so they also build the documentation site with --strict.
 VENV    ?= .venv
 PY      := $(VENV)/bin/python
 STAMP   := $(VENV)/.installed-stamp
 DEV_STAMP := $(VENV)/.installed-dev-stamp
 PYTHON  ?= python3
 
-.PHONY: run test lint bench clean clean-kernels
+.PHONY: run test lint docs bench clean clean-kernels
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -17,7 +18,7 @@ $(STAMP): pyproject.toml
 	touch $(STAMP)
 
 $(DEV_STAMP): pyproject.toml $(STAMP)
-	$(PY) -m pip install -q -e ".[dev,gcp]"
+	$(PY) -m pip install -q -e ".[dev,gcp,docs]"
 	touch $(DEV_STAMP)
 
 run: $(STAMP)
@@ -29,6 +30,12 @@ test: $(DEV_STAMP)
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check wordle_core pipelines tests benchmarks
 
+# The documentation site, into site/ (open site/index.html). The reference pages for the
+# commands, tables and config keys are generated: `python docs/gen_reference.py` rewrites them.
+docs: $(DEV_STAMP)
+	$(PY) docs/gen_reference.py --check
+	NO_MKDOCS_2_WARNING=1 $(VENV)/bin/mkdocs build --strict
+
 # The engine's figures; the pipeline, exact, hard and solver benchmarks take arguments
 # (see each script's docstring) and some run for minutes.
 bench: $(STAMP)
@@ -39,4 +46,4 @@ clean-kernels:
 	find wordle_core -name '*.nbi' -delete -o -name '*.nbc' -delete
 
 clean: clean-kernels
-	rm -rf $(VENV) .pytest_cache .ruff_cache
+	rm -rf $(VENV) .pytest_cache .ruff_cache site

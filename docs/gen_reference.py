@@ -135,10 +135,12 @@ def cli_page() -> str:
            "Every `wordle-lab` command with every flag, as `wordle-lab COMMAND --help` prints them.",
            "Exit codes and error messages: [exit codes](exit-codes.md). Terms: [glossary](glossary.md).",
            "", "| command | what it does |", "| --- | --- |"]
-    out += [f"| [`{n}`](#{n}) | {_md(helps.get(n))} |" for n in sub.choices]
+    names = sorted(sub.choices)
+    out += [f"| [`{n}`](#{n}) | {_md(helps.get(n))} |" for n in names]
     out.append("")
     forwarding = _forwarding_parsers()
-    for name, p in sub.choices.items():
+    for name in names:
+        p = sub.choices[name]
         if name == "pipeline":
             out += [f"## `{name}`", "", _md(helps.get(name)), "", "```", "wordle-lab pipeline {scores,games,hard,trees} ...",
                     "```", ""]

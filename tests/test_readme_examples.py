@@ -95,7 +95,7 @@ def test_no_internal_jargon_in_user_text(capsys):
     code = [p for pkg in ("wordle_core", "pipelines", "benchmarks")
             for p in sorted((root / pkg).rglob("*.py"))]
     data = sorted((root / "wordle_core" / "data").rglob("*.md"))
-    for path in [README, *sorted((root / "docs").glob("*.md")), *sorted((root / "configs").glob("*.yaml")),
+    for path in [README, *sorted((root / "docs").rglob("*.md")), *sorted((root / "configs").glob("*.yaml")),
                  *code, *data]:  # docstrings, help texts and Avro schema docs are user text too
         for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
             assert not JARGON.search(line), f"{path.name}:{n}: {line.strip()}"
