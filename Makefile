@@ -28,7 +28,7 @@ test: $(DEV_STAMP)
 	$(PY) -m pytest -q
 
 lint: $(DEV_STAMP)
-	$(VENV)/bin/ruff check wordle_core pipelines tests benchmarks
+	$(VENV)/bin/ruff check wordle_core pipelines tests benchmarks docs
 
 # The documentation site, into site/ (open site/index.html). The reference pages for the
 # commands, tables and config keys are generated: `python docs/gen_reference.py` rewrites them.

@@ -79,7 +79,8 @@ def _command(name: str, parser: argparse.ArgumentParser, summary: str, depth: in
         out += [_md(text), ""]
     out += ["```", _usage(parser), "```", ""]
     rows = [a for a in parser._actions
-            if not isinstance(a, argparse._HelpAction | argparse._SubParsersAction) and a.help != argparse.SUPPRESS]
+            if not isinstance(a, argparse._HelpAction | argparse._SubParsersAction)
+            and a.help != argparse.SUPPRESS]
     if rows:
         out += ["| argument | default | meaning |", "| --- | --- | --- |"]
         out += [f"| {_flag(a)} | {_default(a)} | {_md(_help(parser, a))} |" for a in rows]
@@ -92,7 +93,7 @@ def _command(name: str, parser: argparse.ArgumentParser, summary: str, depth: in
     return out
 
 
-class _Captured(Exception):
+class _CapturedError(Exception):
     def __init__(self, parser: argparse.ArgumentParser) -> None:
         self.parser = parser
 
@@ -104,7 +105,7 @@ def _forwarding_parsers() -> dict[str, argparse.ArgumentParser]:
 
     class Catch(cli.OneLineParser):
         def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
-            raise _Captured(self)
+            raise _CapturedError(self)
 
     entries = {"pipeline scores": cli.run_scores, "pipeline games": cli.run_games,
                "pipeline hard": cli.run_hard, "pipeline trees": cli.run_trees, "run": cli.run_main}
@@ -115,7 +116,7 @@ def _forwarding_parsers() -> dict[str, argparse.ArgumentParser]:
         for name, entry in entries.items():
             try:
                 entry([])
-            except _Captured as c:
+            except _CapturedError as c:
                 found[name] = c.parser
             else:
                 raise SystemExit(f"gen_reference: {name} did not build its parser")
@@ -142,8 +143,8 @@ def cli_page() -> str:
     for name in names:
         p = sub.choices[name]
         if name == "pipeline":
-            out += [f"## `{name}`", "", _md(helps.get(name)), "", "```", "wordle-lab pipeline {scores,games,hard,trees} ...",
-                    "```", ""]
+            out += [f"## `{name}`", "", _md(helps.get(name)), "",
+                    "```", "wordle-lab pipeline {scores,games,hard,trees} ...", "```", ""]
             for child in ("scores", "games", "hard", "trees"):
                 out += _command(f"pipeline {child}", forwarding[f"pipeline {child}"], "", 3)
             continue
@@ -188,7 +189,8 @@ def tables_page() -> str:
            "`pipelines/schemas.py` (each field's `doc` is in the files too, for `fastavro` or `avro-tools`).",
            "A run writes each table to `OUTPUT/<table>/<table>-SSSSS-of-NNNNN.avro` with a `_manifest.json`",
            "beside it; `wordle_core.read_table(OUTPUT, table)` reads one as a pandas DataFrame. Every record",
-           "carries `lexicon`, `mode`, `strategy` and `opener`, so tables of different runs can be put together.",
+           "carries `lexicon`, `mode`, `strategy` and `opener`, so tables of different runs can be put",
+           "together.",
            "Records are sorted by the table's key, so equal inputs give byte-identical files.", ""]
     for name, raw in schemas._RAW.items():
         keys = ", ".join(f"`{k}`" for k in schemas.SORT_KEYS.get(name, ()))
@@ -216,7 +218,8 @@ CONFIG_KEYS = {
     "shards": ("int", "Avro files per table (default 1)"),
     "exact_hard": ("bool or map", "`true`: the complete exact hard-mode search decides every opener played; "
                    "`{node_budget: N}`: a quick partial answer (`unknown` where the budget runs out); "
-                   "`{implied_by: LEXICON}`: openers that LEXICON's shipped table proves feasible are feasible here"),
+                   "`{implied_by: LEXICON}`: openers that LEXICON's shipped table proves feasible are "
+                   "feasible here"),
     "top_report": ("int", "openers printed at the end of the run (default 10)"),
 }
 
@@ -236,7 +239,8 @@ def config_page() -> str:
            "one line on stderr and exit code 2, before anything runs.", "",
            "| key | value | meaning |", "| --- | --- | --- |"]
     out += [f"| `{k}` | {t} | {_md(d)} |" for k, (t, d) in CONFIG_KEYS.items()]
-    out += ["", "## The configs that come with the project", "", "| file | what it computes |", "| --- | --- |"]
+    out += ["", "## The configs that come with the project", "",
+            "| file | what it computes |", "| --- | --- |"]
     import yaml
 
     for path in configs:

@@ -56,7 +56,8 @@ def test_every_config_key_is_described():
 
 def user_pages() -> list[Path]:
     """The pages a user reads: the README and docs/ without the notes."""
-    return [ROOT / "README.md", *sorted(p for p in DOCS.rglob("*.md") if "notes" not in p.relative_to(DOCS).parts)]
+    pages = [p for p in DOCS.rglob("*.md") if "notes" not in p.relative_to(DOCS).parts]
+    return [ROOT / "README.md", *sorted(pages)]
 
 
 HASH = re.compile(r"\b(?=[0-9a-f]*[a-f])(?=[0-9a-f]*[0-9])[0-9a-f]{7,40}\b")
@@ -100,8 +101,9 @@ def site(tmp_path_factory) -> Path:
 
 
 def test_site_builds_strict(site):
-    for page in ("index.html", "tutorial/index.html", "reference/cli/index.html", "reference/tables/index.html",
-                 "reference/python-api/index.html", "results/index.html", "explanation/exact-search/index.html"):
+    for page in ("index.html", "tutorial/index.html", "reference/cli/index.html",
+                 "reference/tables/index.html", "reference/python-api/index.html", "results/index.html",
+                 "explanation/exact-search/index.html"):
         assert (site / page).is_file(), page
     assert (site / "img" / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     api = (site / "reference" / "python-api" / "index.html").read_text(encoding="utf-8")
@@ -121,7 +123,8 @@ def _browser(url: str, *extra: str) -> str:
         cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                "--disable-background-networking", "--disable-component-update", "--disable-sync",
                "--disable-dev-shm-usage", f"--user-data-dir={profile}", *extra, url]
-        res = subprocess.run(cmd, capture_output=True, timeout=90, check=False, env={**os.environ, "HOME": profile})
+        res = subprocess.run(cmd, capture_output=True, timeout=90, check=False,
+                             env={**os.environ, "HOME": profile})
     assert res.returncode == 0, res.stderr.decode(errors="replace")[-2000:]
     return res.stdout.decode()
 
@@ -139,6 +142,7 @@ def test_rendered_pages_in_headless_chromium(site, tmp_path):
     shots.mkdir(parents=True, exist_ok=True)
     for name, page in (("docs-home.png", "index.html"), ("docs-cli.png", "reference/cli/index.html")):
         shot = shots / name
-        _browser((site / page).as_uri(), f"--screenshot={shot}", "--window-size=1280,1000", "--hide-scrollbars")
+        _browser((site / page).as_uri(), f"--screenshot={shot}", "--window-size=1280,1000",
+                 "--hide-scrollbars")
         data = shot.read_bytes()
         assert data[:8] == b"\x89PNG\r\n\x1a\n" and len(data) > 20000, name
