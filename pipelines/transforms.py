@@ -39,7 +39,7 @@ NAMESPACE = "wordle-lab"
 # stays in its table. Normal mode, where a worker holds least, keeps 640,000 in 2**20
 # slots (1.02x faster than 280,000 over every opener, worker peak 448 -> 484 MiB); hard
 # mode, where the verdicts' caches come on top, 110,000 in 2**18 (25 MiB less at the
-# peak, 1.02x its CPU). Measured: docs/pipelines.md, "Measured here".
+# peak, 1.02x its CPU). Measured: docs/notes/pipelines.md, "Measured here".
 MEMO_LIMITS = {"normal": 640_000, "hard": 110_000}
 PLAY_ORDER = "letters"  # how play items are ordered, hence cut into shards (see play_order)
 TREE_TABLES = frozenset({"opener_summaries", "games", "trees", "hard_verdicts"})  # built from trees
