@@ -27,9 +27,11 @@ os.environ["COLUMNS"] = "100"
 
 
 def _md(text: str | None) -> str:
-    """One table cell: no newlines, pipes escaped."""
+    """One table cell: no newlines; pipes, brackets and angle brackets escaped (``DIR/<table>/`` is
+    text, not an HTML tag)."""
     text = " ".join((text or "").split()).replace("|", "\\|")
-    return text.replace("[", "\\[").replace("]", "\\]")
+    text = text.replace("[", "\\[").replace("]", "\\]")
+    return text.replace("<", "&lt;").replace(">", "&gt;")
 
 
 def _help(parser: argparse.ArgumentParser, action: argparse.Action) -> str:
