@@ -26,8 +26,11 @@ run: $(STAMP)
 test: $(DEV_STAMP)
 	$(PY) -m pytest -q
 
+# ruff, then mypy over wordle_core and pipelines ([tool.mypy] in pyproject.toml: strict on
+# the public API, wordle_core.api)
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check wordle_core pipelines tests benchmarks
+	$(VENV)/bin/mypy
 
 # The engine's figures; the pipeline, exact, hard and solver benchmarks take arguments
 # (see each script's docstring) and some run for minutes.
