@@ -32,10 +32,10 @@ lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check wordle_core pipelines tests benchmarks
 	$(VENV)/bin/mypy
 
-# The engine's figures; the pipeline, exact, hard and solver benchmarks take arguments
-# (see each script's docstring) and some run for minutes.
+# The engine's quick figures; `$(PY) benchmarks/harness.py --list` shows every case
+# (docs/benchmarks.md), `--compare REV` measures REV against this tree.
 bench: $(STAMP)
-	for f in matrix simulate strategies eliminated; do $(PY) benchmarks/bench_$$f.py || exit 1; done
+	$(PY) benchmarks/harness.py matrix simulate strategies kt-eliminated
 
 # numba's cache checks only each compiled function's own file, not its callees' files
 clean-kernels:
