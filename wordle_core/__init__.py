@@ -5,7 +5,9 @@ The API takes and returns words (python-chess style)::
     >>> import wordle_core as wl
     >>> wl.score("speed", "abide")
     Feedback('bbyby')
-    >>> wl.Position([("salet", "bybgb")]).candidates[:3]
+    >>> wl.Position([("salet", "bybgb")]).candidates[:3]  # today's NYT game, nyt2023
+    ('abbey', 'ached', 'added')
+    >>> wl.Position([("salet", "bybgb")], lexicon="wordle").candidates[:3]  # the 2021 game
     ('abbey', 'agree', 'aider')
 
 See :mod:`wordle_core.api` and the README's "Python API" section. The engine below it
