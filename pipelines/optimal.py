@@ -294,7 +294,7 @@ def shipped_rows(dest: str, lexicon: str, mode: str, pool: str,
     if not path.is_file():
         return {}
     try:
-        rows, meta = read_with_metadata(path.read_bytes())
+        rows, meta = read_with_metadata(path.read_bytes(), str(path))
     except Exception as exc:
         raise ConfigError(f"{path}: not a readable table of proven values ({exc})") from None
     got = (meta.get("wordle_lab.guess_pool"), meta.get("wordle_lab.guess_limit"))

@@ -189,6 +189,38 @@ def check_generation(output_dir: str | Path, entry: str, generation: str) -> Non
                          "run it again (with --resume) to finish")
 
 
+def check_one_generation(output_dir: str | Path, tables: Iterable[str]) -> None:
+    """Refuse ``tables`` under ``output_dir`` that were not published together.
+
+    Tables of more than one generation are read together only when the output's
+    ``_generation.json`` names each of them (separate ``wordle-lab pipeline ...`` runs
+    into one output) and they were computed on the same word lists; without that
+    record, one generation only (a table copied in from another run is refused).
+    """
+    out = Path(output_dir)
+    mans = {t: read_manifest(table_dir(out, t), t) for t in tables}
+    gens = {m.generation for m in mans.values()}
+    if len(gens) <= 1:
+        return
+    listing = ", ".join(f"{t} {m.generation}" for t, m in sorted(mans.items()))
+    gpath = out / GENERATION
+    if not gpath.is_file():
+        raise TableError(f"the tables under {str(out)!r} come from different runs ({listing}) and "
+                         f"no {GENERATION} says they belong together; run the pipeline again")
+    try:
+        named = json.loads(gpath.read_text(encoding="utf-8"))["entries"]
+        unnamed = [t for t, m in mans.items() if named.get(t) != m.generation]
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise TableError(f"{str(gpath)!r} is corrupt; run the pipeline again") from None
+    if unnamed:
+        raise TableError(f"{str(out / unnamed[0])!r} is not the table {GENERATION} names "
+                         f"({listing}); run the pipeline again")
+    prints = {m.lexicon_fingerprint for m in mans.values()}
+    if len(prints) > 1:
+        raise TableError(f"the tables under {str(out)!r} were computed on different word lists "
+                         f"({listing}); run them again with one lexicon")
+
+
 def table_dir(path: str | Path, table: str) -> Path:
     """``path`` itself when it is the table's directory, else ``path/<table>``."""
     p = Path(path)
@@ -326,7 +358,8 @@ def write_avro_and_csv(avro_path: str | Path, csv_path: str | Path, schema: dict
     """One small table as Avro (deflate, ``metadata`` in its header) and as CSV (``fields``
     in that order), each written to a temporary name and renamed: the form of the
     tables the package ships and of ``optimal --rank``. Deterministic: the same rows and
-    metadata give the same bytes."""
+    metadata give the same bytes. Written into the package's data directory (shipping a
+    table), the data manifest is rewritten too (:mod:`wordle_core.shipped`)."""
     import csv
 
     import fastavro
@@ -344,25 +377,33 @@ def write_avro_and_csv(avro_path: str | Path, csv_path: str | Path, schema: dict
     w.writeheader()
     w.writerows(rows)
     atomic_write_text(Path(csv_path), text.getvalue())
+    from wordle_core.shipped import covers, write_manifest
+
+    if covers(Path(avro_path).parent) or covers(Path(csv_path).parent):
+        write_manifest()  # shipped into the package (--ship, --rank --output): list it
 
 
-def read_with_metadata(data: bytes) -> tuple[list[dict[str, Any]], dict[str, str]]:
+def read_with_metadata(data: bytes, where: str = "the Avro file",
+                       ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """(records, ``wordle_lab.*`` metadata) of one small Avro file's bytes, such as a table
-    :func:`write_avro_and_csv` wrote."""
+    :func:`write_avro_and_csv` wrote; a truncated or damaged file is a :class:`TableError`
+    naming ``where``."""
     import fastavro
 
-    reader = fastavro.reader(io.BytesIO(data))
-    meta = {k: v.decode() if isinstance(v, bytes) else str(v) for k, v in reader.metadata.items()
-            if k.startswith("wordle_lab.")}
-    return list(reader), meta
+    try:
+        reader = fastavro.reader(io.BytesIO(data))
+        meta = {k: v.decode() if isinstance(v, bytes) else str(v)
+                for k, v in reader.metadata.items() if k.startswith("wordle_lab.")}
+        return list(reader), meta
+    except Exception as exc:
+        first = str(exc).splitlines()[0] if str(exc) else "truncated or corrupt"
+        raise TableError(f"{where!r} is not a readable Avro file ({type(exc).__name__}: {first})") from None
 
 
 def shipped_bytes(path: str) -> bytes | None:
     """The bytes of a table shipped under ``wordle_core/data/`` (``path`` relative to it),
-    or None when the package has none there."""
-    from importlib import resources
+    or None when the package has none there. Checked against the package's data manifest
+    (:mod:`wordle_core.shipped`): an edited file is a one-line error, never believed."""
+    from wordle_core.shipped import data_bytes
 
-    try:
-        return resources.files("wordle_core.data").joinpath(path).read_bytes()
-    except (FileNotFoundError, OSError):
-        return None
+    return data_bytes(path)
