@@ -179,14 +179,24 @@ def check_generation(output_dir: str | Path, entry: str, generation: str) -> Non
     if not gpath.is_file():
         return
     try:
-        gens = json.loads(gpath.read_text(encoding="utf-8"))["entries"]
-        want = gens.get(entry)
+        record = json.loads(gpath.read_text(encoding="utf-8"))
+        want = record["entries"].get(entry)
+        sealed = record.get("manifests", {}).get(entry)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         raise TableError(f"{str(gpath)!r} is corrupt; run the pipeline again") from None
     if want is not None and want != generation:
         raise TableError(f"{str(Path(output_dir) / entry)!r} is generation {generation} but "
                          f"{str(output_dir)!r} names {want}: a run was stopped while publishing; "
                          "run it again (with --resume) to finish")
+    if want is not None and sealed is not None:
+        mpath = Path(output_dir) / entry / MANIFEST
+        try:
+            ok = sha256(mpath.read_bytes()) == sealed
+        except OSError:
+            ok = False
+        if not ok:
+            raise TableError(f"{str(mpath)!r} is not the manifest {GENERATION} recorded (it was "
+                             "changed after it was published); run the pipeline again")
 
 
 def check_one_generation(output_dir: str | Path, tables: Iterable[str]) -> None:
