@@ -16,11 +16,15 @@ directory until every stage has finished:
 :func:`Generation.commit` then moves each entry into place (per table: old manifest
 removed first, old shard files removed, new files moved, new ``_manifest.json``
 written last; the report alike) and finally rewrites ``<output>/_generation.json``,
-which maps every entry to the generation that published it. Readers
+which maps every entry to the generation that published it and to the sha256 of its
+manifest, and carries the sha256 of its own content. Readers
 (:mod:`wordle_core.tables.avro`) refuse an entry whose manifest generation differs
 from that map, so an output caught mid-publish (a kill between two moves) is never
 read as a mix of new tables and an old report; the next run on that output sees the
 ``_commit.json`` and rolls the publication forward before doing anything else.
+
+A damaged ``_commit.json`` or ``_run.json`` (empty, ``{}``, not JSON) is treated as
+absent, with one note: its staging area is discarded and the work done again.
 
 Staging directories of dead runs (no commit, owner process gone) are removed by the
 next run, or reused by ``--resume`` when their config hash and lexicon fingerprint
@@ -40,12 +44,20 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from apache_beam.io.filesystems import FileSystems
 
 from wordle_core.errors import WordleError
-from wordle_core.tables.avro import GENERATION, MANIFEST, FileEntry, manifest_of
+from wordle_core.tables.avro import (
+    GENERATION,
+    MANIFEST,
+    FileEntry,
+    manifest_of,
+    read_generation_record,
+    sealed_record,
+)
 
 STAGING_PREFIX = ".staging-"
 RUN_FILE = "_run.json"
@@ -344,9 +356,12 @@ def finish(output: str, gen: str, hook: Callable[[str], None] | None = None) -> 
                 hook(f"published {entry}")
         published.extend(join(dest, n) for n in names)
     gpath = join(output, GENERATION)
-    gens = read_record(gpath, "entries") or {"entries": {}}
-    if not isinstance(gens["entries"], dict):
-        gens["entries"] = {}  # a damaged record names nothing
+    try:  # a damaged or edited record names nothing (it is never sealed again as it is)
+        gens = read_generation_record(Path(gpath)) if _local(gpath) else read_json(gpath)
+    except Exception:
+        gens = {}
+    if not isinstance(gens, dict) or not isinstance(gens.get("entries"), dict):
+        gens = {"entries": {}}
     gens["entries"].update({e: gen for e in commit["entries"]})
     if not isinstance(gens.get("manifests"), dict):
         gens["manifests"] = {}
@@ -356,7 +371,7 @@ def finish(output: str, gen: str, hook: Callable[[str], None] | None = None) -> 
     gens["manifests"] = {e: h for e, h in gens["manifests"].items() if e in gens["entries"]}
     gens["generation"] = gen
     gens["published"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    write_bytes(gpath, json.dumps(gens, indent=1, sort_keys=True).encode())
+    write_bytes(gpath, sealed_record(gens))
     if hook:
         hook("generation")
     remove_tree(root)

@@ -48,6 +48,7 @@ from wordle_core.tables.avro import (
     file_entry,
     manifest_of,
     read_manifest,
+    sealed_record,
     table_dir,
     verify_dir,
 )
@@ -546,19 +547,20 @@ def _rerecord(out: Path, generation: str, manifest: bytes) -> None:
     """A report rebuilt in place (``report --input OUT`` into ``OUT/report``) replaces the one
     ``OUT/_generation.json`` recorded: record the new one, so readers accept it."""
     import hashlib
-    import json
+
+    from wordle_core.tables.avro import TableError, read_generation_record
 
     gpath = out.parent / GENERATION
     try:
-        record = json.loads(gpath.read_text(encoding="utf-8"))
-        if out.name not in record["entries"]:
-            return
-    except (OSError, ValueError, KeyError, TypeError):
-        return  # no record naming this report (a corrupt one is refused by readers anyway)
+        record = read_generation_record(gpath)
+    except TableError:
+        return  # none, or a damaged one (refused by readers; never sealed again here)
+    if out.name not in record["entries"]:
+        return
     record["entries"][out.name] = generation
     record.setdefault("manifests", {})[out.name] = hashlib.sha256(manifest).hexdigest()
     tmp = out.parent / f".{GENERATION}.tmp"
-    tmp.write_text(json.dumps(record, indent=1, sort_keys=True), encoding="utf-8")
+    tmp.write_bytes(sealed_record(record))
     os.replace(tmp, gpath)
 
 

@@ -173,16 +173,43 @@ def decode(data: bytes, table: str, where: str) -> list[dict[str, Any]]:
         raise TableError(f"{where!r} is not a readable Avro file ({type(exc).__name__}: {first})") from None
 
 
+def _record_digest(record: dict[str, Any]) -> str:
+    body = {k: v for k, v in record.items() if k != "sha256"}
+    return sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode())
+
+
+def sealed_record(record: dict[str, Any]) -> bytes:
+    """``_generation.json``'s bytes for ``record``, with the sha256 of its content in it."""
+    body = {k: v for k, v in record.items() if k != "sha256"}
+    return json.dumps({**body, "sha256": _record_digest(body)}, indent=1, sort_keys=True).encode()
+
+
+def read_generation_record(gpath: Path) -> dict[str, Any]:
+    """The verified content of ``_generation.json`` (:class:`TableError` if it is damaged or
+    edited: its own sha256, when it has one, must match)."""
+    try:
+        record = json.loads(gpath.read_text(encoding="utf-8"))
+        if not isinstance(record, dict) or not isinstance(record["entries"], dict):
+            raise ValueError("not a generation record")
+        ok = "sha256" not in record or record["sha256"] == _record_digest(record)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise TableError(f"{str(gpath)!r} is corrupt; run the pipeline again") from None
+    if not ok:
+        raise TableError(f"{str(gpath)!r} was changed after it was written (its sha256 does not "
+                         "match); run the pipeline again")
+    return record
+
+
 def check_generation(output_dir: str | Path, entry: str, generation: str) -> None:
     """Refuse an entry whose generation is not the one ``<output>/_generation.json`` names."""
     gpath = Path(output_dir) / GENERATION
     if not gpath.is_file():
         return
+    record = read_generation_record(gpath)
     try:
-        record = json.loads(gpath.read_text(encoding="utf-8"))
         want = record["entries"].get(entry)
         sealed = record.get("manifests", {}).get(entry)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+    except (ValueError, KeyError, TypeError, AttributeError):
         raise TableError(f"{str(gpath)!r} is corrupt; run the pipeline again") from None
     if want is not None and want != generation:
         raise TableError(f"{str(Path(output_dir) / entry)!r} is generation {generation} but "
@@ -217,11 +244,8 @@ def check_one_generation(output_dir: str | Path, tables: Iterable[str]) -> None:
     if not gpath.is_file():
         raise TableError(f"the tables under {str(out)!r} come from different runs ({listing}) and "
                          f"no {GENERATION} says they belong together; run the pipeline again")
-    try:
-        named = json.loads(gpath.read_text(encoding="utf-8"))["entries"]
-        unnamed = [t for t, m in mans.items() if named.get(t) != m.generation]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
-        raise TableError(f"{str(gpath)!r} is corrupt; run the pipeline again") from None
+    named = read_generation_record(gpath)["entries"]
+    unnamed = [t for t, m in mans.items() if named.get(t) != m.generation]
     if unnamed:
         raise TableError(f"{str(out / unnamed[0])!r} is not the table {GENERATION} names "
                          f"({listing}); run the pipeline again")
