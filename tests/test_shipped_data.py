@@ -130,10 +130,10 @@ sys.exit(main(sys.argv[2:]))
 
 
 @pytest.mark.parametrize(("edit", "argv"), [
-    ("wordle-answers-2315.txt", ["candidates", "--history", "salet:bbbbb"]),
-    ("exact/wordle-normal.csv", ["rank", "--exact", "--top", "3"]),
-    ("rank/optimal_rank-wordle-normal.avro", ["rank", "--proven", "--top", "3"]),
-    ("hard/wordle.avro", ["hard-verdict", "--opener", "salet"]),
+    ("wordle-answers-2315.txt", ["candidates", "--lexicon", "wordle", "--history", "salet:bbbbb"]),
+    ("exact/wordle-normal.csv", ["rank", "--exact", "--lexicon", "wordle", "--top", "3"]),
+    ("rank/optimal_rank-wordle-normal.avro", ["rank", "--proven", "--lexicon", "wordle", "--top", "3"]),
+    ("hard/wordle.avro", ["hard-verdict", "--lexicon", "wordle", "--opener", "salet"]),
 ])
 def test_an_edited_file_is_one_line_and_a_non_zero_exit_in_the_cli(tmp_path, edit, argv):
     root = tmp_path / "data"

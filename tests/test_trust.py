@@ -250,6 +250,18 @@ def test_an_edited_generation_record_is_refused(runs, tmp_path):
         avro.read_records(out, "opener_scores")
 
 
+def test_a_stray_copy_in_a_published_table_is_refused(runs, tmp_path):
+    _, clean, _, _ = runs
+    out = tmp_path / "out"
+    shutil.copytree(clean, out)
+    [real] = sorted((out / "opener_summaries").glob("*.avro"))
+    stray = real.with_name("opener_summaries-copy.avro")
+    shutil.copy(real, stray)
+    assert avro.read_records(real, "opener_summaries")  # the listed file itself: verified, read
+    with pytest.raises(avro.TableError, match=r"is not listed in its directory's _manifest\.json"):
+        avro.read_records(stray, "opener_summaries")
+
+
 def test_rank_report_reads_only_a_verified_rankings_csv(runs, tmp_path, capsys):
     _, clean, _, _ = runs
     out = tmp_path / "out"
@@ -342,16 +354,18 @@ def test_a_full_disk_while_writing_the_report_is_exit_1(runs, tmp_path, capsys, 
      "--ship: expected a directory, got an empty value"),
     (["optimal", "--rank", "99999999999999999999", "--output", "{out}"],
      "--rank: 99999999999999999999 is out of range"),
-    (["optimal", "--rank", "20000", "--output", "{out}"], "--rank must be at most 12,972"),
-    (["optimal", "--top", "99999", "--output", "{out}"], "--top must be at most 12,972"),
+    (["optimal", "--lexicon", "wordle", "--rank", "20000", "--output", "{out}"],
+     "--rank must be at most 12,972"),
+    (["optimal", "--lexicon", "wordle", "--top", "99999", "--output", "{out}"],
+     "--top must be at most 12,972"),
     (["report", "--input", ""], "--input: expected a directory, got an empty value"),
     (["rank", "--report", ""], "--report: expected a directory, got an empty value"),
     (["run", "--config", "", "--output", "{out}"], "--config: expected a file name, got an empty value"),
     (["run", "--openers", "salet", "--matrix-path", "", "--output", "{out}"],
      "--matrix-path: expected a file name"),
-    (["suggest", "--tree", "", "--history", "salet:bbbbb"],
+    (["suggest", "--lexicon", "wordle", "--tree", "", "--history", "salet:bbbbb"],
      "--tree: expected a file name, got an empty value"),
-    (["hard-verdict", "--opener", "salet", "--budget", str(2**40)],
+    (["hard-verdict", "--lexicon", "wordle", "--opener", "salet", "--budget", str(2**40)],
      "--budget: 1099511627776 is out of range"),
     (["pipeline", "games", "--openers", "salet", "--shards", str(2**70), "--output", "{out}"],
      "is out of range"),

@@ -27,7 +27,8 @@ Rules every reader here follows (and therefore every command built on
   the next run completes (or ``--resume`` finishes) the publication.
 
 A single ``.avro`` file can be named too: it is verified against its directory's
-manifest when there is one, otherwise (a file made by hand) only its schema is checked.
+manifest when there is one (a file the manifest does not list is refused), otherwise (a
+file made by hand) only its schema is checked.
 No Beam import: plain fastavro and hashlib, so the solver starts fast.
 """
 
@@ -303,6 +304,9 @@ def read_file_records(path: str | Path, table: str) -> list[dict[str, Any]]:
     if (p.parent / MANIFEST).is_file():
         man = read_manifest(p.parent)
         entry = next((f for f in man.files if f.name == p.name), None)
+        if entry is None:
+            raise TableError(f"{str(p)!r} is not listed in its directory's {MANIFEST} (a stray "
+                             "copy, not part of the published table)")
         if entry is not None:
             if man.table != table:
                 raise TableError(f"{str(p)!r} belongs to the {man.table!r} table, not {table!r}")
