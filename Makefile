@@ -9,7 +9,7 @@ STAMP   := $(VENV)/.installed-stamp
 DEV_STAMP := $(VENV)/.installed-dev-stamp
 PYTHON  ?= python3
 
-.PHONY: run test lint docs bench clean clean-kernels
+.PHONY: run test lint docs bench clean clean-kernels data-manifest data-manifest-check
 
 $(STAMP): pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -43,6 +43,14 @@ docs: $(DEV_STAMP)
 # (docs/benchmarks.md), `--compare REV` measures REV against this tree.
 bench: $(STAMP)
 	$(PY) benchmarks/harness.py matrix simulate strategies kt-eliminated
+
+# The checksums of everything under wordle_core/data (see wordle_core/shipped.py): rewrite
+# them after adding or changing a shipped file; the check lists what differs (exit 1).
+data-manifest: $(STAMP)
+	$(PY) -c 'import sys; from wordle_core.shipped import main; sys.exit(main([]))'
+
+data-manifest-check: $(STAMP)
+	$(PY) -c 'import sys; from wordle_core.shipped import main; sys.exit(main(["--check"]))'
 
 # numba's cache checks only each compiled function's own file, not its callees' files
 clean-kernels:

@@ -196,8 +196,8 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
     for sel in (cfg.openers, cfg.score_openers):
         for w in sel.words:
             lex.guess_id(w)
+    gen = jobs.open_generation(cfg, ns, beam_args, "run")  # (may refuse: before any banner)
     _say(f"wordle-lab run: {cfg.source} -> {cfg.output}")
-    gen = jobs.open_generation(cfg, ns, beam_args, "run")
     if gen.resumed:
         _say(f"  resuming generation {gen.gen}")
     play_tables = [t for t in jobs.PLAY_TABLES if t in cfg.outputs]

@@ -16,11 +16,15 @@ directory until every stage has finished:
 :func:`Generation.commit` then moves each entry into place (per table: old manifest
 removed first, old shard files removed, new files moved, new ``_manifest.json``
 written last; the report alike) and finally rewrites ``<output>/_generation.json``,
-which maps every entry to the generation that published it. Readers
+which maps every entry to the generation that published it and to the sha256 of its
+manifest, and carries the sha256 of its own content. Readers
 (:mod:`wordle_core.tables.avro`) refuse an entry whose manifest generation differs
 from that map, so an output caught mid-publish (a kill between two moves) is never
 read as a mix of new tables and an old report; the next run on that output sees the
 ``_commit.json`` and rolls the publication forward before doing anything else.
+
+A damaged ``_commit.json`` or ``_run.json`` (empty, ``{}``, not JSON) is treated as
+absent, with one note: its staging area is discarded and the work done again.
 
 Staging directories of dead runs (no commit, owner process gone) are removed by the
 next run, or reused by ``--resume`` when their config hash and lexicon fingerprint
@@ -40,12 +44,20 @@ import time
 import uuid
 from collections.abc import Callable
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 from apache_beam.io.filesystems import FileSystems
 
 from wordle_core.errors import WordleError
-from wordle_core.tables.avro import GENERATION, MANIFEST, FileEntry, manifest_of
+from wordle_core.tables.avro import (
+    GENERATION,
+    MANIFEST,
+    FileEntry,
+    manifest_of,
+    read_generation_record,
+    sealed_record,
+)
 
 STAGING_PREFIX = ".staging-"
 RUN_FILE = "_run.json"
@@ -162,6 +174,28 @@ def _fsync_dir(path: str) -> None:
                 os.close(fd)
 
 
+def read_record(path: str, *keys: str) -> dict[str, Any] | None:
+    """A JSON object record with ``keys``, or None when it is missing, empty, not JSON, not an
+    object or lacks a key: damage is treated as absence, never as a reason to fail."""
+    try:
+        data = read_json(path)
+    except Exception:
+        return None
+    if not isinstance(data, dict) or any(k not in data for k in keys):
+        return None
+    return data
+
+
+def _commit_record(root: str) -> dict[str, Any] | None:
+    rec = read_record(join(root, COMMIT_FILE), "generation", "entries")
+    if rec is None or not isinstance(rec["entries"], dict) or not all(
+            isinstance(m, dict) and isinstance(m.get("files"), list)
+            and all(isinstance(f, dict) and isinstance(f.get("name"), str) for f in m["files"])
+            for m in rec["entries"].values()):
+        return None
+    return rec
+
+
 def _alive(owner: dict[str, Any]) -> bool:
     """Is the process that owns a staging directory still running (same host only)?"""
     if owner.get("host") != socket.gethostname():
@@ -203,6 +237,11 @@ class Generation:
         return join(self.root, entry)
 
     @property
+    def identity(self) -> dict[str, str]:
+        """What each of this run's work shards is bound to besides its stage and items."""
+        return {"config_hash": self.config_hash, "lexicon_fingerprint": self.lexicon_fingerprint}
+
+    @property
     def shards_dir(self) -> str:
         return join(self.root, "_shards")
 
@@ -228,20 +267,34 @@ class Generation:
         remove_tree(self.root)
 
     # commit ------------------------------------------------------------------------------
-    def seal(self, tables: list[str]) -> None:
+    def seal(self, tables: list[str], shards: int | None = None) -> None:
         """Write the manifests of staged tables (from the sink's sidecars): a stage is done.
 
         A sealed staged table is a valid table directory, so later stages of the same
         run (top-N selection, the report) read it through the same verified reader.
+        With ``shards`` (what the sink just wrote), exactly those files are listed, each
+        checked against its sidecar; anything else in the directory is left out.
         """
+        import hashlib
+
         for table in tables:
             d = self.stage(table)
             files = []
-            for name in listdir(d):
-                if name.endswith(".avro"):
-                    side = read_json(join(d, name + ".json"))
-                    files.append(FileEntry(name, int(side["records"]), int(side["bytes"]),
-                                           str(side["sha256"])))
+            names = [n for n in listdir(d) if n.endswith(".avro")] if shards is None else \
+                [f"{table}-{i:05d}-of-{shards:05d}.avro" for i in range(shards)]
+            for name in names:
+                side = read_record(join(d, name + ".json"), "records", "bytes", "sha256")
+                try:
+                    data = read_bytes(join(d, name))
+                except Exception:
+                    data = None
+                if side is None or data is None or hashlib.sha256(data).hexdigest() != side["sha256"] \
+                        or len(data) != int(side["bytes"]):
+                    raise GenerationError(f"the staged table file {join(d, name)!r} does not match "
+                                          "its sidecar (the staging area was changed during the "
+                                          "run); run again without --resume")
+                files.append(FileEntry(name, int(side["records"]), int(side["bytes"]),
+                                       str(side["sha256"])))
             man = manifest_of(table, files, self.gen, config_hash=self.config_hash,
                               lexicon_fingerprint=self.lexicon_fingerprint)
             write_bytes(join(d, MANIFEST), man.to_json().encode())
@@ -251,7 +304,7 @@ class Generation:
         from wordle_core.tables.avro import file_entry
 
         d = self.stage(entry)
-        if exists(join(d, MANIFEST)):
+        if entry != "report" and exists(join(d, MANIFEST)):  # (the report's own is remade)
             return read_json(join(d, MANIFEST))
         files = [file_entry(n, read_bytes(join(d, n)), 0) for n in listdir(d)
                  if not n.startswith((".", "_"))]
@@ -276,7 +329,9 @@ class Generation:
 def finish(output: str, gen: str, hook: Callable[[str], None] | None = None) -> list[str]:
     """Carry out (or roll forward) the publication of a committed generation."""
     root = join(output, STAGING_PREFIX + gen)
-    commit = read_json(join(root, COMMIT_FILE))
+    commit = _commit_record(root)
+    if commit is None:
+        raise GenerationError(f"the commit record of generation {gen} in {output!r} is damaged")
     published: list[str] = []
     for entry, man in sorted(commit["entries"].items()):
         dest = join(output, entry)
@@ -296,23 +351,37 @@ def finish(output: str, gen: str, hook: Callable[[str], None] | None = None) -> 
                 src = join(root, entry, name)
                 if exists(src):
                     move(src, join(dest, name))
-            write_bytes(mpath, json.dumps(man, indent=1, sort_keys=True).encode())
+            write_bytes(mpath, manifest_bytes(man))
             _fsync_dir(dest)
             if hook:
                 hook(f"published {entry}")
         published.extend(join(dest, n) for n in names)
     gpath = join(output, GENERATION)
-    gens: dict[str, Any] = {"entries": {}}
-    with contextlib.suppress(Exception):
-        gens = read_json(gpath)
-    gens.setdefault("entries", {}).update({e: gen for e in commit["entries"]})
+    try:  # a damaged or edited record names nothing (it is never sealed again as it is)
+        gens = read_generation_record(Path(gpath)) if _local(gpath) else read_json(gpath)
+    except Exception:
+        gens = {}
+    if not isinstance(gens, dict) or not isinstance(gens.get("entries"), dict):
+        gens = {"entries": {}}
+    gens["entries"].update({e: gen for e in commit["entries"]})
+    if not isinstance(gens.get("manifests"), dict):
+        gens["manifests"] = {}
+    # each entry's manifest is bound to this record: an edited manifest is refused by readers
+    gens["manifests"].update({e: hashlib.sha256(manifest_bytes(m)).hexdigest()
+                              for e, m in commit["entries"].items()})
+    gens["manifests"] = {e: h for e, h in gens["manifests"].items() if e in gens["entries"]}
     gens["generation"] = gen
     gens["published"] = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime())
-    write_bytes(gpath, json.dumps(gens, indent=1, sort_keys=True).encode())
+    write_bytes(gpath, sealed_record(gens))
     if hook:
         hook("generation")
     remove_tree(root)
     return published
+
+
+def manifest_bytes(man: dict[str, Any]) -> bytes:
+    """The published form of a manifest (what ``_generation.json`` records the sha256 of)."""
+    return json.dumps(man, indent=1, sort_keys=True).encode()
 
 
 def stagings(output: str) -> list[str]:
@@ -332,15 +401,24 @@ def begin(output: str, cfg_hash: str, lex_fp: str, *, resume: bool = False,
     for gen in stagings(output):
         root = join(output, STAGING_PREFIX + gen)
         if exists(join(root, COMMIT_FILE)):
-            note(f"finishing the publication of generation {gen} (a run stopped while publishing)")
-            finish(output, gen)
+            if _commit_record(root) is not None:
+                note(f"finishing the publication of generation {gen} (a run stopped while publishing)")
+                finish(output, gen)
+                continue
+            note(f"the commit record of generation {gen} is damaged: treated as absent "
+                 "(its staging area is discarded; this run publishes everything again)")
+            remove_tree(root)
             continue
-        owner: dict[str, Any] = {}
-        with contextlib.suppress(Exception):
-            owner = read_json(join(root, RUN_FILE))
+        owner: dict[str, Any] = read_record(join(root, RUN_FILE)) or {}
         if owner and _alive(owner):
             raise GenerationError(f"another run (pid {owner.get('pid')}) is writing to {output!r}; "
                                   "wait for it or stop it first")
+        if resume and reuse is None and exists(join(root, RUN_FILE)) and (
+                read_record(join(root, RUN_FILE), "generation", "config_hash",
+                            "lexicon_fingerprint") is None or owner.get("generation") != gen):
+            note(f"the run record of generation {gen} is damaged: treated as absent "
+                 "(its finished work is discarded)")
+            owner = {}
         if resume and reuse is None and owner:
             if owner.get("config_hash") != cfg_hash or owner.get("lexicon_fingerprint") != lex_fp:
                 what = "lexicon" if owner.get("config_hash") == cfg_hash else "config"

@@ -90,7 +90,7 @@ def score_work(lex: Lexicon, rows: list[int], block: int = 512) -> list[list[lis
 def score_stage(cfg: JobConfig, lex: Lexicon, gen: Generation) -> tuple[list, ShardStore, Stage]:
     rows = select_rows(lex, cfg.score_openers)
     work = score_work(lex, rows)
-    store = ShardStore(gen.shards_dir, "opener_scores")
+    store = ShardStore(gen.shards_dir, "opener_scores", gen.identity)
     done = store.done() if gen.resumed else set()
     reused = sum(len(b) for i in done if i < len(work) for b in work[i])
     return work, store, Stage("opener scores", len(rows), SCORE_WEIGHT, 0, reused)
@@ -129,7 +129,7 @@ def play_stage(cfg: JobConfig, lex: Lexicon, rows: list[int], tables: list[str],
                gen: Generation) -> tuple[list, ShardStore, Stage]:
     elements = transforms.play_elements(rows, list(cfg.modes), tables, lex.guesses)
     work = cut(elements)
-    store = ShardStore(gen.shards_dir, "play")
+    store = ShardStore(gen.shards_dir, "play", gen.identity)
     done = store.done() if gen.resumed else set()
     trees = bool(set(tables) & transforms.TREE_TABLES)
     weight = sum(TREE_WEIGHT.get(s, OTHER_TREE_WEIGHT) for s in cfg.strategies) if trees else 0.0

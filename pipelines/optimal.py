@@ -294,7 +294,12 @@ def shipped_rows(dest: str, lexicon: str, mode: str, pool: str,
     if not path.is_file():
         return {}
     try:
-        rows, meta = read_with_metadata(path.read_bytes())
+        from wordle_core.shipped import covers, data_bytes, data_root
+
+        # the package's own table is read through its data manifest (an edit is refused)
+        data = data_bytes(path.resolve().relative_to(data_root()).as_posix()) \
+            if covers(path.parent) else path.read_bytes()
+        rows, meta = read_with_metadata(data or b"", str(path))
     except Exception as exc:
         raise ConfigError(f"{path}: not a readable table of proven values ({exc})") from None
     got = (meta.get("wordle_lab.guess_pool"), meta.get("wordle_lab.guess_limit"))

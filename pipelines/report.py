@@ -40,7 +40,18 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from wordle_core.errors import WordleError
+from wordle_core.errors import MACHINE_ERRNOS, WordleError
+from wordle_core.tables.avro import (
+    GENERATION,
+    MANIFEST,
+    check_one_generation,
+    file_entry,
+    manifest_of,
+    read_manifest,
+    sealed_record,
+    table_dir,
+    verify_dir,
+)
 from wordle_core.tables.frames import game_path, read_table, tables_in
 
 from .report_html import GROUP, group_order, sorted_groups
@@ -465,6 +476,10 @@ def build_report(input_dir: str | Path, output_dir: str | Path, *, title: str | 
     if summaries is None and scores is None and verdicts is None and exact is None:
         raise ReportError("no Avro tables (opener_summaries, opener_scores, hard_verdicts, "
                           f"hard_exact) under {str(src)!r}")
+    present = [t for t in ("opener_summaries", "opener_scores", "hard_verdicts", "hard_exact",
+                           "optimal") if t in tables_in(src)]
+    check_one_generation(src, present)
+    made_from = sorted({read_manifest(table_dir(src, t), t).generation for t in present})
     files: dict[str, bytes] = {}
     csv = lambda df: df.to_csv(index=False, float_format="%.6f").encode()
     ranks = None
@@ -493,27 +508,60 @@ def build_report(input_dir: str | Path, output_dir: str | Path, *, title: str | 
             files["hard_summary.csv"] = csv(summary)
     except KeyError as exc:
         raise ReportError(f"tables under {str(src)!r} lack column {exc}: not wordle-lab output?") from None
-    return _publish(Path(output_dir), files)
+    return _publish(Path(output_dir), files, "+".join(made_from) or "manual")
 
 
-def _publish(out: Path, files: dict[str, bytes]) -> list[Path]:
+def _publish(out: Path, files: dict[str, bytes], generation: str = "manual") -> list[Path]:
+    """Write the report's files, then its ``_manifest.json`` (last; removed first), so
+    ``rank --report`` reads only a whole report whose files are the ones written here."""
     try:
         out.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=".report-", dir=out))
     except OSError as exc:
+        if exc.errno in MACHINE_ERRNOS:
+            raise
         raise ReportError(f"report output {str(out)!r} is not writable: {exc.strerror or exc}") from None
     try:
         for name, data in files.items():
             (tmp / name).write_bytes(data)
+        (out / MANIFEST).unlink(missing_ok=True)
         written = []
         for name in sorted(files):
             os.replace(tmp / name, out / name)
             written.append(out / name)
+        man = manifest_of("report", [file_entry(n, d, 0) for n, d in files.items()], generation)
+        text = man.to_json().encode()
+        (tmp / MANIFEST).write_bytes(text)
+        os.replace(tmp / MANIFEST, out / MANIFEST)
+        _rerecord(out, generation, text)
         return written
     except OSError as exc:
+        if exc.errno in MACHINE_ERRNOS:
+            raise  # a full disk is a failure (exit 1), not a usage error
         raise ReportError(f"cannot write the report into {str(out)!r}: {exc.strerror or exc}") from None
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _rerecord(out: Path, generation: str, manifest: bytes) -> None:
+    """A report rebuilt in place (``report --input OUT`` into ``OUT/report``) replaces the one
+    ``OUT/_generation.json`` recorded: record the new one, so readers accept it."""
+    import hashlib
+
+    from wordle_core.tables.avro import TableError, read_generation_record
+
+    gpath = out.parent / GENERATION
+    try:
+        record = read_generation_record(gpath)
+    except TableError:
+        return  # none, or a damaged one (refused by readers; never sealed again here)
+    if out.name not in record["entries"]:
+        return
+    record["entries"][out.name] = generation
+    record.setdefault("manifests", {})[out.name] = hashlib.sha256(manifest).hexdigest()
+    tmp = out.parent / f".{GENERATION}.tmp"
+    tmp.write_bytes(sealed_record(record))
+    os.replace(tmp, gpath)
 
 
 def top_table(
@@ -526,8 +574,12 @@ def top_table(
     p = Path(rankings_csv)
     if p.is_dir():
         p = p / "rankings.csv"
+    if not p.is_file():
+        raise ReportError(f"{str(p)!r} does not exist: run `wordle-lab report` "
+                          "(or `wordle-lab run`) first")
+    _verify_report(p)
     try:
-        df = pd.read_csv(p)
+        df = pd.read_csv(io.BytesIO(p.read_bytes()))
     except FileNotFoundError:
         raise ReportError(f"{str(p)!r} does not exist: run `wordle-lab report` "
                           "(or `wordle-lab run`) first") from None
@@ -551,6 +603,19 @@ def top_table(
     g = df[(df["lexicon"] == key[0]) & (df["strategy"] == key[1]) & (df["mode"] == key[2])]
     g = g.sort_values([f"rank_{by}", "rank_mean", "opener"]).head(top)
     return g, key
+
+
+def _verify_report(p: Path) -> None:
+    """``p`` must be listed, with its sha256, in its report directory's verified manifest."""
+    d = p.parent
+    if not (d / MANIFEST).is_file():
+        raise ReportError(f"{str(d)!r} has no {MANIFEST}: not a report wordle-lab wrote (or one "
+                          "written before reports had manifests); build it again with "
+                          "`wordle-lab report`")
+    man = verify_dir(d)
+    if man.table != "report" or p.name not in {f.name for f in man.files}:
+        raise ReportError(f"{str(p)!r} is not listed in the report's {MANIFEST}; build the report "
+                          "again with `wordle-lab report`")
 
 
 def format_top(g: pd.DataFrame, key: tuple[str, str, str], by: str) -> str:

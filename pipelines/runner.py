@@ -35,7 +35,7 @@ from typing import Any
 import apache_beam as beam
 from apache_beam.options.pipeline_options import PipelineOptions
 
-from wordle_core.errors import WordleError
+from wordle_core.errors import MACHINE_ERRNOS, WordleError
 
 from . import sink
 from .config import ConfigError
@@ -178,21 +178,37 @@ def as_failure(exc: BaseException, gen: Any, what: str) -> PipelineError:
     return PipelineError(f"{what}: {summarise_failure(exc)}{where}")
 
 
+def _shared_tmp() -> str:
+    """The system temp dir, not a run's private one (removed when the run ends)."""
+    from .tempdirs import PREFIX
+
+    tmp = tempfile.gettempdir()
+    return os.path.dirname(tmp) if os.path.basename(tmp).startswith(PREFIX) else tmp
+
+
 def log_failure(exc: BaseException, logs_dir: str | None, stage: str) -> str | None:
     """Write the full traceback under ``logs_dir``; returns the log's path (None if impossible)."""
     import traceback
 
-    if not logs_dir or "://" in logs_dir:
-        return None
-    try:
-        os.makedirs(logs_dir, exist_ok=True)
-        path = os.path.join(logs_dir, f"{time.strftime('%Y%m%dT%H%M%S')}-{stage.replace(' ', '_')}.log")
-        with open(path, "w") as fh:
-            fh.write(f"stage: {stage}\n")
-            fh.write("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
-        return path
-    except OSError:
-        return None
+    captured = _CAPTURED.take()
+    text = "".join([f"stage: {stage}\n",
+                    *traceback.format_exception(type(exc), exc, exc.__traceback__),
+                    *(["\nwhat the runner logged:\n"] + [line + "\n" for line in captured]
+                      if captured else [])])
+    name = f"{time.strftime('%Y%m%dT%H%M%S')}-{stage.replace(' ', '_')}.log"
+    # the run's own logs directory; when that cannot be written (a full disk), the temp dir
+    for where in ([logs_dir] if logs_dir and "://" not in logs_dir else []) + \
+            [os.path.join(_shared_tmp(), "wordle-lab-logs")]:
+        path = os.path.join(where, name)
+        try:
+            os.makedirs(where, exist_ok=True)
+            with open(path, "w") as fh:
+                fh.write(text)
+            return path
+        except OSError:
+            with contextlib.suppress(OSError):
+                os.unlink(path)
+    return None
 
 
 @dataclass
@@ -218,6 +234,8 @@ def ensure_output(output: str) -> str:
         os.close(fd)
         os.unlink(probe)
     except OSError as exc:
+        if exc.errno in MACHINE_ERRNOS:
+            raise  # a full disk: one line, exit 1 (errors.one_line_errors)
         raise ConfigError(f"output directory {output!r} is not writable: {exc.strerror or exc}") from None
     return str(p)
 
@@ -252,10 +270,38 @@ class _NoInterruptTraces(logging.Filter):
 _NO_INTERRUPT_TRACES = _NoInterruptTraces()
 
 
+class _Captured(logging.Handler):
+    """Beam's and Dask's error records (a failing worker's whole traceback, forwarded by the
+    local job service), kept for the failure's log file instead of the terminal."""
+
+    def __init__(self) -> None:
+        super().__init__(logging.ERROR)
+        self.lines: list[str] = []
+        self.setFormatter(logging.Formatter("%(levelname)s:%(name)s:%(message)s"))
+
+    def emit(self, record: logging.LogRecord) -> None:
+        if len(self.lines) < 1000:
+            with contextlib.suppress(Exception):
+                self.lines.append(self.format(record))
+
+    def take(self) -> list[str]:
+        out, self.lines = self.lines, []
+        return out
+
+
+_CAPTURED = _Captured()
+
+
 def _quiet_beam() -> None:
-    # Worker log lines are forwarded at WARNING by the local job service: too noisy.
+    # Worker log lines are forwarded at WARNING by the local job service: too noisy; a
+    # failing worker's traceback (ERROR) goes to the failure's log file, named in its line.
+    _CAPTURED.take()  # what an earlier stage logged is not this one's
     for name in ("apache_beam", "distributed"):
-        logging.getLogger(name).setLevel(logging.ERROR)
+        log = logging.getLogger(name)
+        log.setLevel(logging.ERROR)
+        if _CAPTURED not in log.handlers:
+            log.addHandler(_CAPTURED)
+        log.propagate = False
     common = logging.getLogger("apache_beam.runners.common")
     if _NO_INTERRUPT_TRACES not in common.filters:
         common.addFilter(_NO_INTERRUPT_TRACES)
@@ -538,7 +584,7 @@ def execute(
                          | "WriteTables" >> sink.WriteTables(gen.root, tables, shards))
                     _run(writer, runner, stage)
                 if not dry:
-                    gen.seal(tables)
+                    gen.seal(tables, shards)
         except (WordleError, KeyboardInterrupt):
             raise
         except Exception as exc:  # worker-side or runner error: one line, the trace in a log

@@ -15,7 +15,11 @@ finished shard files and the worker *reads* those back instead of recomputing
 (a file that fails its checksum is recomputed), so the sink receives exactly the
 same records and writes byte-identical tables. The directory holding the shards is
 keyed by the config hash and lexicon fingerprint (see :mod:`pipelines.generation`),
-so shards of another config are never mixed in.
+and every shard file is bound to its identity as well: its header records its stage,
+its index, the sha256 of its item list and the store's identity (config hash, lexicon
+fingerprint), all under the file's checksum. A shard whose record does not match the
+shard it is read as (a file copied over another index, or from another run or config)
+is computed again, never emitted: the driver says so in one note.
 
 Used by ``wordle-lab run`` and ``wordle-lab pipeline ...``; ``pipelines.optimal`` and
 ``pipelines.hard`` can adopt it as is: a ``DoFn`` per item, a store, :func:`cut`.
@@ -24,15 +28,17 @@ Used by ``wordle-lab run`` and ``wordle-lab pipeline ...``; ``pipelines.optimal`
 from __future__ import annotations
 
 import hashlib
+import json
 import pickle
+import sys
 import uuid
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import apache_beam as beam
 from apache_beam.io.filesystems import FileSystems
 
-MAGIC = b"wordle-lab-shard/1\n"
+MAGIC = b"wordle-lab-shard/2\n"
 MAX_SHARDS = 256  # per stage: small enough to list quickly, big enough to lose little
 
 
@@ -53,11 +59,30 @@ class ShardCorruptError(Exception):
     """A shard file that is not whole (it is recomputed)."""
 
 
-class ShardStore:
-    """Finished shards of one stage under ``root/<stage>/`` (any FileSystems path)."""
+def items_digest(items: Sequence[Any] | None) -> str:
+    """sha256 of a shard's item list (ints, bools, strings, nested lists/tuples)."""
+    if items is None:
+        return ""
+    blob = json.dumps(list(items), default=lambda o: o.item() if hasattr(o, "item") else repr(o),
+                      separators=(",", ":"))
+    return hashlib.sha256(blob.encode()).hexdigest()
 
-    def __init__(self, root: str, stage: str) -> None:
+
+class ShardStore:
+    """Finished shards of one stage under ``root/<stage>/`` (any FileSystems path).
+
+    ``identity`` (e.g. ``{"config_hash": ..., "lexicon_fingerprint": ...}``) is written
+    into every shard's record and must match when the shard is read.
+    """
+
+    def __init__(self, root: str, stage: str, identity: Mapping[str, str] | None = None) -> None:
         self.root, self.stage = root, stage
+        self.identity = dict(identity or {})
+
+    def record(self, shard: int, items: Sequence[Any] | None) -> dict[str, Any]:
+        """What a shard file must say it is: stage, index, item list, run identity."""
+        return {"stage": self.stage, "shard": int(shard), "items": items_digest(items),
+                **self.identity}
 
     @property
     def directory(self) -> str:
@@ -82,9 +107,11 @@ class ShardStore:
                 continue
         return out
 
-    def write(self, shard: int, pairs: list[tuple[str, Any]]) -> None:
+    def write(self, shard: int, pairs: list[tuple[str, Any]], items: Sequence[Any] | None = None) -> None:
+        head = json.dumps(self.record(shard, items), sort_keys=True).encode()
         payload = pickle.dumps(pairs, protocol=pickle.HIGHEST_PROTOCOL)
-        data = MAGIC + hashlib.sha256(payload).hexdigest().encode() + b"\n" + payload
+        body = head + b"\n" + payload
+        data = MAGIC + hashlib.sha256(body).hexdigest().encode() + b"\n" + body
         path = self.path(shard)
         tmp = f"{path}.{uuid.uuid4().hex[:8]}.tmp"
         if "://" not in path:
@@ -101,7 +128,7 @@ class ShardStore:
             fh.write(data)
         FileSystems.rename([tmp], [path])
 
-    def read(self, shard: int) -> list[tuple[str, Any]]:
+    def _open(self, shard: int) -> tuple[dict[str, Any], bytes]:
         try:
             with FileSystems.open(self.path(shard), compression_type="uncompressed") as fh:
                 data = fh.read()
@@ -109,10 +136,54 @@ class ShardStore:
             raise ShardCorruptError(str(exc)) from None
         if not data.startswith(MAGIC):
             raise ShardCorruptError("bad header")
-        digest, _, payload = data[len(MAGIC):].partition(b"\n")
-        if hashlib.sha256(payload).hexdigest().encode() != digest:
+        digest, _, body = data[len(MAGIC):].partition(b"\n")
+        if hashlib.sha256(body).hexdigest().encode() != digest:
             raise ShardCorruptError("checksum")
-        return pickle.loads(payload)
+        head, _, payload = body.partition(b"\n")
+        try:
+            rec = json.loads(head)
+        except ValueError:
+            raise ShardCorruptError("bad record") from None
+        if not isinstance(rec, dict):
+            raise ShardCorruptError("bad record")
+        return rec, payload
+
+    def mismatch(self, shard: int, items: Sequence[Any] | None = None) -> str | None:
+        """Why the file of ``shard`` does not claim to be that shard (None: it does); reads
+        only the file's record (the worker verifies the checksum when it reads the shard)."""
+        try:
+            with FileSystems.open(self.path(shard), compression_type="uncompressed") as fh:
+                start = fh.read(4096)
+        except Exception as exc:
+            return str(exc).splitlines()[0] if str(exc) else "unreadable"
+        lines = start.split(b"\n", 3)
+        if not start.startswith(MAGIC) or len(lines) < 4:
+            return "bad header"
+        try:
+            rec = json.loads(lines[2])
+        except ValueError:
+            return "bad record"
+        if not isinstance(rec, dict):
+            return "bad record"
+        want = self.record(shard, items)
+        if items is None:
+            want["items"] = rec.get("items")
+        wrong = sorted(k for k in set(want) | set(rec) if rec.get(k) != want.get(k))
+        return f"its record differs in {', '.join(wrong)}" if wrong else None
+
+    def read(self, shard: int, items: Sequence[Any] | None = None) -> list[tuple[str, Any]]:
+        """The pairs of ``shard``; :class:`ShardCorruptError` if the file is damaged or is not
+        that shard (``items``, when given, must be the item list it was computed from)."""
+        rec, payload = self._open(shard)
+        want = self.record(shard, items)
+        if items is None:
+            want["items"] = rec.get("items")
+        if rec != want:
+            raise ShardCorruptError("identity")
+        try:
+            return pickle.loads(payload)
+        except Exception:
+            raise ShardCorruptError("payload") from None
 
 
 class _ShardFn(beam.DoFn):
@@ -140,12 +211,12 @@ class _ShardFn(beam.DoFn):
         pairs = None
         if shard in self.reusable:
             try:
-                pairs = self.store.read(shard)
+                pairs = self.store.read(shard, items)
             except ShardCorruptError:
                 pairs = None  # (the driver counted it as reused: progress may end above 100%)
         if pairs is None:
             pairs = self._compute(items)
-            self.store.write(shard, pairs)
+            self.store.write(shard, pairs, items)
         if self.emit:
             yield from pairs
 
@@ -172,12 +243,22 @@ class ResumableShards(beam.PTransform):
                  reuse: set[int] | None = None, emit: bool = True) -> None:
         super().__init__()
         self.store, self.shards, self.fn, self.emit = store, shards, fn, emit
-        self.reused = frozenset(self.store.done() if reuse is None else reuse) & frozenset(range(len(shards)))
+        wanted = frozenset(self.store.done() if reuse is None else reuse) & frozenset(range(len(shards)))
+        bad = {i: why for i in sorted(wanted) if (why := self.store.mismatch(i, shards[i]))}
+        if bad:
+            first = next(iter(bad.items()))
+            sys.stderr.write(f"  note: {len(bad)} kept shard(s) of stage {store.stage!r} are not the "
+                             f"shards of this run (shard {first[0]}: {first[1]}): computed again\n")
+        self.reused = wanted - frozenset(bad)
 
     def read_back(self) -> ResumableShards:
         """Every shard's pairs, read from its file (a shard that fails its checksum, or
         is missing, is computed again): what follows a run with ``emit=False``."""
-        return ResumableShards(self.store, self.shards, self.fn, set(range(len(self.shards))))
+        back = ResumableShards.__new__(ResumableShards)
+        beam.PTransform.__init__(back)
+        back.store, back.shards, back.fn, back.emit = self.store, self.shards, self.fn, True
+        back.reused = frozenset(range(len(self.shards)))  # each read checks its own record
+        return back
 
     @property
     def reused_items(self) -> int:

@@ -101,8 +101,13 @@ def worker_matrix(lex: Lexicon, matrix_path: str | None) -> np.ndarray:
             from apache_beam.io.filesystems import FileSystems
 
             if FileSystems.exists(matrix_path):
+                side = None
+                if FileSystems.exists(matrix_path + ".sha256"):
+                    with FileSystems.open(matrix_path + ".sha256", compression_type="uncompressed") as fh:
+                        side = fh.read().decode("ascii", "replace")
                 with FileSystems.open(matrix_path, compression_type="uncompressed") as fh:
-                    mat = read_matrix(fh.read(), lex, where=f"--matrix-path {matrix_path}")
+                    mat = read_matrix(fh.read(), lex, where=f"--matrix-path {matrix_path}",
+                                      sidecar=side)
     if mat is None:
         mat = pattern_matrix(lex)  # local cache (built on a miss)
     _PROCESS[key] = mat

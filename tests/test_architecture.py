@@ -20,7 +20,7 @@ PACKAGES = ("wordle_core", "pipelines")
 # The layering table, lowest first: a module may import modules of its own layer and
 # of any layer below it, never above. docs/architecture.md shows the same table.
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("foundation", ("wordle_core.errors", "wordle_core.files")),
+    ("foundation", ("wordle_core.errors", "wordle_core.files", "wordle_core.shipped")),
     ("kernels", ("wordle_core.kernels",)),
     ("game", ("wordle_core.game",)),
     ("search", ("wordle_core.search",)),

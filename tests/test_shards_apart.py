@@ -42,7 +42,7 @@ def test_emit_false_keeps_the_shards_and_read_back_emits_them(tmp_path: Path):
     store = ShardStore(str(tmp_path), "toy")
     work = cut(list(range(12)), 4)  # 4 shards of 3 items
     # shard 1 finished earlier, with values the DoFn would not give: it must be kept as is
-    store.write(1, [("squares", (i, -1, 0)) for i in work[1]])
+    store.write(1, [("squares", (i, -1, 0)) for i in work[1]], work[1])
     plan = ResumableShards(store, work, _Square(), reuse={1})
     plan.emit = False
     with BeamTestPipeline() as p:

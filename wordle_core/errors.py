@@ -9,11 +9,16 @@ line on stderr and exit code 2 instead of a traceback: :func:`one_line_errors` a
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from collections.abc import Callable
 
 EXIT_USAGE = 2  # a user error: bad input, flags, paths
 EXIT_FAILURE = 1  # the machine failed (disk full, I/O error)
+
+#: errors of the machine, not of the user's input: reported as themselves (exit 1), never
+#: turned into a usage error (exit 2) by a command that catches ``OSError``
+MACHINE_ERRNOS = frozenset({errno.ENOSPC, errno.EDQUOT, errno.EIO, errno.EFBIG})
 
 
 class WordleError(ValueError):
@@ -73,12 +78,40 @@ class TooManyPatternsError(WordleError):
     """Words so long that the bucket kernels' per-pattern tables (3^length) cannot be allocated."""
 
 
+#: the largest whole number any numeric flag takes (a count, a budget, a limit): beyond it a
+#: value would overflow the int64 / Avro int fields it ends up in, after work had started
+MAX_FLAG_INT = 2**31 - 1
+
+#: metavars of flags that name a path: an empty value is refused, never taken as "no flag"
+PATH_METAVARS = {"DIR": "a directory", "FILE": "a file name", "PATH": "a file name",
+                 "YAML": "a file name"}
+
+
 class OneLineParser(argparse.ArgumentParser):
-    """argparse, but a usage error is one line (``PROG: error: ...``), exit 2."""
+    """argparse, but a usage error is one line (``PROG: error: ...``), exit 2.
+
+    A flag whose metavar says it names a path (:data:`PATH_METAVARS`) given an empty value
+    (``--ship ""``) is a usage error too, not the same as leaving the flag out, and so is a
+    whole number beyond :data:`MAX_FLAG_INT` given to any numeric flag (each command checks
+    its own, narrower range before any work as well).
+    """
 
     def error(self, message: str) -> None:  # type: ignore[override]
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         raise SystemExit(EXIT_USAGE)
+
+    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+        ns, extra = super().parse_known_args(args, namespace)
+        for action in self._actions:
+            value = getattr(ns, action.dest, None) if action.option_strings else None
+            if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_FLAG_INT \
+                    and value != action.default:
+                self.error(f"{action.option_strings[0]}: {value} is out of range (at most "
+                           f"{MAX_FLAG_INT:,})")
+            what = PATH_METAVARS.get(action.metavar) if isinstance(action.metavar, str) else None
+            if what and isinstance(value, str) and not value.strip() and value != action.default:
+                self.error(f"{action.option_strings[0]}: expected {what}, got an empty value")
+        return ns, extra
 
 
 def one_line_errors(command: Callable[[], int | None], prog: str = "wordle-lab") -> int:

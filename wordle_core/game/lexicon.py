@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 from dataclasses import dataclass, field
 from functools import cache, cached_property
-from importlib import resources
 from pathlib import Path
 
 import numpy as np
@@ -21,6 +20,7 @@ from wordle_core.errors import LexiconFileError, UnknownLexiconError, UnknownWor
 from wordle_core.files import read_text
 from wordle_core.game.feedback import MAX_LENGTH, check_fits
 from wordle_core.game.generators import nerdle_equations, primes_with_digits
+from wordle_core.shipped import data_text
 
 MAX_SYMBOLS = 255
 """Most distinct characters: words are coded as uint8 alphabet positions (255 = "none")."""
@@ -197,7 +197,7 @@ def _read_words(path: str | Path) -> list[str]:
 
 
 def _data(name: str) -> list[str]:
-    return resources.files("wordle_core.data").joinpath(name).read_text().split()
+    return data_text(name).split()  # checked against the package's data manifest
 
 
 def _wordle() -> Lexicon:

@@ -356,14 +356,27 @@ def save_matrix(mat: np.ndarray, path: Path, lexicon: Lexicon | None = None, *,
     atomic_write_parts(Path(path), [header, mat.data.cast("B")], fsync=True, check=check)
 
 
-def read_matrix(data: bytes | str | Path, lexicon: Lexicon, where: str = "matrix") -> np.ndarray:
+def read_matrix(data: bytes | str | Path, lexicon: Lexicon, where: str = "matrix",
+                sidecar: str | None = None) -> np.ndarray:
     """A matrix given by the user (``--matrix-path``): this cache format or a plain ``.npy``.
 
-    The cache format is verified as on load; a plain ``.npy`` (no checksum) must have the
-    lexicon's dtype and shape and is spot-checked against 16 recomputed rows. Anything
-    else is :class:`MatrixCacheError` naming ``where``.
+    The cache format is verified as on load. A plain ``.npy`` carries no checksum, so it is
+    accepted only when it can be verified whole: the sha256 of the file must match its
+    sidecar (``FILE.sha256``, ``sha256sum`` output; ``sidecar`` gives that text for bytes
+    read from a remote path), or, without a sidecar, the whole matrix must equal the
+    lexicon's recomputed one (which costs what building it costs). A sidecar that does not
+    match is refused. Anything else is :class:`MatrixCacheError` naming ``where``.
     """
+    import hashlib
     import io
+
+    if sidecar is None and isinstance(data, (str, Path)):
+        side = Path(f"{data}.sha256")
+        if side.is_file():
+            try:
+                sidecar = side.read_text(encoding="ascii")
+            except (OSError, UnicodeDecodeError) as exc:
+                raise MatrixCacheError(f"{where}: cannot read its sidecar {str(side)!r} ({exc})") from None
 
     if isinstance(data, (str, Path)):
         p = Path(data)
@@ -378,6 +391,11 @@ def read_matrix(data: bytes | str | Path, lexicon: Lexicon, where: str = "matrix
             mat = np.load(p, mmap_mode="r", allow_pickle=False)
         except (OSError, ValueError, EOFError) as exc:
             raise MatrixCacheError(f"{where}: not a pattern matrix ({exc})") from None
+        digest = hashlib.sha256()
+        with open(p, "rb") as fh:
+            for block in iter(lambda: fh.read(1 << 22), b""):
+                digest.update(block)
+        file_sha = digest.hexdigest()
     else:
         if data[: len(MAGIC)] == MAGIC:
             meta = _parse_header(data[:HEADER_SIZE], where)
@@ -390,14 +408,25 @@ def read_matrix(data: bytes | str | Path, lexicon: Lexicon, where: str = "matrix
             mat = np.load(io.BytesIO(data), allow_pickle=False)
         except (OSError, ValueError, EOFError) as exc:
             raise MatrixCacheError(f"{where}: not a pattern matrix ({exc})") from None
+        file_sha = hashlib.sha256(data).hexdigest()
     want = (len(lexicon.guesses), len(lexicon.answers))
     if mat.shape != want or mat.dtype != np.dtype(pattern_dtype(lexicon.length)):
         raise MatrixCacheError(f"{where}: {mat.dtype} {mat.shape}, expected "
                                f"{np.dtype(pattern_dtype(lexicon.length))} {want} for {lexicon.name}")
+    if sidecar is not None:
+        words = sidecar.split()
+        if not words or words[0].lower() != file_sha:
+            raise MatrixCacheError(f"{where}: its sha256 does not match its .sha256 sidecar "
+                                   "(the file was changed or is not the one the sidecar names)")
+        return mat
     rows = np.unique(np.random.default_rng(0).integers(0, want[0], size=16))
     if not np.array_equal(np.asarray(mat[rows]), compute_patterns(lexicon.guess_codes[rows],
                                                                   lexicon.answer_codes)):
         raise MatrixCacheError(f"{where}: its patterns are not {lexicon.name}'s")
+    if not np.array_equal(np.asarray(mat), compute_patterns(lexicon.guess_codes, lexicon.answer_codes)):
+        raise MatrixCacheError(f"{where}: its patterns are not {lexicon.name}'s (checked whole: a "
+                               "plain .npy without a .sha256 sidecar is compared with the recomputed "
+                               "matrix)")
     return mat
 
 

@@ -27,7 +27,8 @@ Rules every reader here follows (and therefore every command built on
   the next run completes (or ``--resume`` finishes) the publication.
 
 A single ``.avro`` file can be named too: it is verified against its directory's
-manifest when there is one, otherwise (a file made by hand) only its schema is checked.
+manifest when there is one (a file the manifest does not list is refused), otherwise (a
+file made by hand) only its schema is checked.
 No Beam import: plain fastavro and hashlib, so the solver starts fast.
 """
 
@@ -173,20 +174,86 @@ def decode(data: bytes, table: str, where: str) -> list[dict[str, Any]]:
         raise TableError(f"{where!r} is not a readable Avro file ({type(exc).__name__}: {first})") from None
 
 
+def _record_digest(record: dict[str, Any]) -> str:
+    body = {k: v for k, v in record.items() if k != "sha256"}
+    return sha256(json.dumps(body, sort_keys=True, separators=(",", ":")).encode())
+
+
+def sealed_record(record: dict[str, Any]) -> bytes:
+    """``_generation.json``'s bytes for ``record``, with the sha256 of its content in it."""
+    body = {k: v for k, v in record.items() if k != "sha256"}
+    return json.dumps({**body, "sha256": _record_digest(body)}, indent=1, sort_keys=True).encode()
+
+
+def read_generation_record(gpath: Path) -> dict[str, Any]:
+    """The verified content of ``_generation.json`` (:class:`TableError` if it is damaged or
+    edited: its own sha256, when it has one, must match)."""
+    try:
+        record = json.loads(gpath.read_text(encoding="utf-8"))
+        if not isinstance(record, dict) or not isinstance(record["entries"], dict):
+            raise ValueError("not a generation record")
+        ok = "sha256" not in record or record["sha256"] == _record_digest(record)
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        raise TableError(f"{str(gpath)!r} is corrupt; run the pipeline again") from None
+    if not ok:
+        raise TableError(f"{str(gpath)!r} was changed after it was written (its sha256 does not "
+                         "match); run the pipeline again")
+    return record
+
+
 def check_generation(output_dir: str | Path, entry: str, generation: str) -> None:
     """Refuse an entry whose generation is not the one ``<output>/_generation.json`` names."""
     gpath = Path(output_dir) / GENERATION
     if not gpath.is_file():
         return
+    record = read_generation_record(gpath)
     try:
-        gens = json.loads(gpath.read_text(encoding="utf-8"))["entries"]
-        want = gens.get(entry)
-    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        want = record["entries"].get(entry)
+        sealed = record.get("manifests", {}).get(entry)
+    except (ValueError, KeyError, TypeError, AttributeError):
         raise TableError(f"{str(gpath)!r} is corrupt; run the pipeline again") from None
     if want is not None and want != generation:
         raise TableError(f"{str(Path(output_dir) / entry)!r} is generation {generation} but "
                          f"{str(output_dir)!r} names {want}: a run was stopped while publishing; "
                          "run it again (with --resume) to finish")
+    if want is not None and sealed is not None:
+        mpath = Path(output_dir) / entry / MANIFEST
+        try:
+            ok = sha256(mpath.read_bytes()) == sealed
+        except OSError:
+            ok = False
+        if not ok:
+            raise TableError(f"{str(mpath)!r} is not the manifest {GENERATION} recorded (it was "
+                             "changed after it was published); run the pipeline again")
+
+
+def check_one_generation(output_dir: str | Path, tables: Iterable[str]) -> None:
+    """Refuse ``tables`` under ``output_dir`` that were not published together.
+
+    Tables of more than one generation are read together only when the output's
+    ``_generation.json`` names each of them (separate ``wordle-lab pipeline ...`` runs
+    into one output) and they were computed on the same word lists; without that
+    record, one generation only (a table copied in from another run is refused).
+    """
+    out = Path(output_dir)
+    mans = {t: read_manifest(table_dir(out, t), t) for t in tables}
+    gens = {m.generation for m in mans.values()}
+    if len(gens) <= 1:
+        return
+    listing = ", ".join(f"{t} {m.generation}" for t, m in sorted(mans.items()))
+    gpath = out / GENERATION
+    if not gpath.is_file():
+        raise TableError(f"the tables under {str(out)!r} come from different runs ({listing}) and "
+                         f"no {GENERATION} says they belong together; run the pipeline again")
+    named = read_generation_record(gpath)["entries"]
+    unnamed = [t for t, m in mans.items() if named.get(t) != m.generation]
+    if unnamed:
+        raise TableError(f"{str(out / unnamed[0])!r} is not the table {GENERATION} names "
+                         f"({listing}); run the pipeline again")
+    prints = {m.lexicon_fingerprint for m in mans.values()}
+    if len(prints) > 1:
+        raise TableError(f"the tables under {str(out)!r} were computed on different word lists "
+                         f"({listing}); run them again with one lexicon")
 
 
 def table_dir(path: str | Path, table: str) -> Path:
@@ -237,6 +304,9 @@ def read_file_records(path: str | Path, table: str) -> list[dict[str, Any]]:
     if (p.parent / MANIFEST).is_file():
         man = read_manifest(p.parent)
         entry = next((f for f in man.files if f.name == p.name), None)
+        if entry is None:
+            raise TableError(f"{str(p)!r} is not listed in its directory's {MANIFEST} (a stray "
+                             "copy, not part of the published table)")
         if entry is not None:
             if man.table != table:
                 raise TableError(f"{str(p)!r} belongs to the {man.table!r} table, not {table!r}")
@@ -326,7 +396,8 @@ def write_avro_and_csv(avro_path: str | Path, csv_path: str | Path, schema: dict
     """One small table as Avro (deflate, ``metadata`` in its header) and as CSV (``fields``
     in that order), each written to a temporary name and renamed: the form of the
     tables the package ships and of ``optimal --rank``. Deterministic: the same rows and
-    metadata give the same bytes."""
+    metadata give the same bytes. Written into the package's data directory (shipping a
+    table), the data manifest is rewritten too (:mod:`wordle_core.shipped`)."""
     import csv
 
     import fastavro
@@ -344,25 +415,33 @@ def write_avro_and_csv(avro_path: str | Path, csv_path: str | Path, schema: dict
     w.writeheader()
     w.writerows(rows)
     atomic_write_text(Path(csv_path), text.getvalue())
+    from wordle_core.shipped import covers, write_manifest
+
+    if covers(Path(avro_path).parent) or covers(Path(csv_path).parent):
+        write_manifest()  # shipped into the package (--ship, --rank --output): list it
 
 
-def read_with_metadata(data: bytes) -> tuple[list[dict[str, Any]], dict[str, str]]:
+def read_with_metadata(data: bytes, where: str = "the Avro file",
+                       ) -> tuple[list[dict[str, Any]], dict[str, str]]:
     """(records, ``wordle_lab.*`` metadata) of one small Avro file's bytes, such as a table
-    :func:`write_avro_and_csv` wrote."""
+    :func:`write_avro_and_csv` wrote; a truncated or damaged file is a :class:`TableError`
+    naming ``where``."""
     import fastavro
 
-    reader = fastavro.reader(io.BytesIO(data))
-    meta = {k: v.decode() if isinstance(v, bytes) else str(v) for k, v in reader.metadata.items()
-            if k.startswith("wordle_lab.")}
-    return cast("list[dict[str, Any]]", list(reader)), meta
+    try:
+        reader = fastavro.reader(io.BytesIO(data))
+        meta = {k: v.decode() if isinstance(v, bytes) else str(v)
+                for k, v in reader.metadata.items() if k.startswith("wordle_lab.")}
+        return cast("list[dict[str, Any]]", list(reader)), meta
+    except Exception as exc:
+        first = str(exc).splitlines()[0] if str(exc) else "truncated or corrupt"
+        raise TableError(f"{where!r} is not a readable Avro file ({type(exc).__name__}: {first})") from None
 
 
 def shipped_bytes(path: str) -> bytes | None:
     """The bytes of a table shipped under ``wordle_core/data/`` (``path`` relative to it),
-    or None when the package has none there."""
-    from importlib import resources
+    or None when the package has none there. Checked against the package's data manifest
+    (:mod:`wordle_core.shipped`): an edited file is a one-line error, never believed."""
+    from wordle_core.shipped import data_bytes
 
-    try:
-        return resources.files("wordle_core.data").joinpath(path).read_bytes()
-    except (FileNotFoundError, OSError):
-        return None
+    return data_bytes(path)

@@ -100,8 +100,9 @@ class ShippedRank:
 
 @cache
 def _shipped_rank(lexicon: str, mode: str) -> ShippedRank | None:
-    data = shipped_bytes(SHIPPED_RANK.format(lexicon=lexicon, mode=mode))
-    return None if data is None else ShippedRank(*read_with_metadata(data))
+    name = SHIPPED_RANK.format(lexicon=lexicon, mode=mode)
+    data = shipped_bytes(name)
+    return None if data is None else ShippedRank(*read_with_metadata(data, name))
 
 
 def shipped_rank(lexicon: Lexicon, mode: str) -> ShippedRank | None:

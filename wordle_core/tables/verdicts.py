@@ -62,16 +62,16 @@ def write_verdicts(records: list[dict[str, Any]], dest: str | Path, lexicon: Lex
     return avro, csv_path
 
 
-def read_verdicts(data: bytes) -> tuple[dict[str, str], dict[str, str]]:
+def read_verdicts(data: bytes, where: str = "the verdict table") -> tuple[dict[str, str], dict[str, str]]:
     """(opener -> verdict, metadata) of one shipped Avro file's bytes."""
-    records, meta = read_with_metadata(data)
+    records, meta = read_with_metadata(data, where)
     return {r["opener"]: r["verdict"] for r in records}, meta
 
 
 @cache
 def _shipped(name: str) -> tuple[dict[str, str], dict[str, str]]:
     data = shipped_bytes(f"hard/{name}.avro")
-    return ({}, {}) if data is None else read_verdicts(data)
+    return ({}, {}) if data is None else read_verdicts(data, f"hard/{name}.avro")
 
 
 def shipped_verdicts(lexicon: Lexicon) -> dict[str, str]:

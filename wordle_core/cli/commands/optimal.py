@@ -80,6 +80,8 @@ def cmd_optimal(args: argparse.Namespace) -> int:
             raise WordleError("give --opener or --top, not both")
         if args.top < 1:
             raise WordleError("--top must be at least 1")
+        if args.top > len(lex.guesses):
+            raise WordleError(f"--top must be at most {len(lex.guesses):,} (the {lex.name} openers)")
         openers = top_openers(lex, args.top, by="entropy")
     elif args.opener:
         openers = [lex.normalise(w) for w in args.opener.split(",") if w.strip()]
@@ -150,6 +152,8 @@ def _rank(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
         raise WordleError("--rank takes no --opener, --top, --best or --save-tree")
     if args.rank < 1:
         raise WordleError("--rank must be at least 1")
+    if args.rank > len(lex.guesses):
+        raise WordleError(f"--rank must be at most {len(lex.guesses):,} (the {lex.name} openers)")
     out = Path(args.output or "outputs/rank")
     try:
         out.mkdir(parents=True, exist_ok=True)
