@@ -97,3 +97,60 @@ def test_help_lists_every_command_once_grouped() -> None:
     at = [text.index(f"\n{h}:\n") for h in headings]
     assert at == sorted(at)
     assert text.index("\n  play ") < text.index("\n  simulate ") < text.index("\n  run ")
+
+
+def test_first_suggestion_off_the_opener_table_is_the_computed_one(small_lex):
+    """suggest's first guess read off an opener_scores table equals the computed one."""
+    from wordle_core.game.matrix import pattern_matrix
+    from wordle_core.game.state import GameState
+    from wordle_core.interactive.suggest import suggest
+    from wordle_core.search.openers import compute_opener_scores
+    from wordle_core.strategies import get_strategy
+
+    mat = pattern_matrix(small_lex)
+    table = compute_opener_scores(small_lex, mat)
+    strat = get_strategy("entropy")
+    for hard in (False, True):
+        state = GameState.new(small_lex, hard, mat)
+        for opener in (None, 3):
+            a = suggest(state, strat, top=6, opener=opener, first=table).to_dict()
+            b = suggest(state, strat, top=6, opener=opener).to_dict()
+            assert a == b
+    after = GameState.new(small_lex, False, mat).play(0, 5)  # past the first guess: computed
+    assert suggest(after, strat, first=table).to_dict() == suggest(after, strat).to_dict()
+
+
+def test_cold_kernel_cache_is_seen_from_file_names(tmp_path):
+    from pipelines.warm import KERNEL_MODULES, cache_is_cold
+
+    assert cache_is_cold(tmp_path / "missing")
+    assert cache_is_cold(tmp_path)
+    for m in KERNEL_MODULES[:-1]:
+        (tmp_path / f"{m}.bucket_stats-12.py311.nbi").write_bytes(b"")
+    assert cache_is_cold(tmp_path)  # one module has nothing cached
+    (tmp_path / f"{KERNEL_MODULES[-1]}.solve-40.py311.nbi").write_bytes(b"")
+    assert not cache_is_cold(tmp_path)
+
+
+def test_warm_up_steps_and_their_lines(tmp_path):
+    import io
+
+    from pipelines import transforms
+    from pipelines.runner import JobProgress, Stage
+    from pipelines.warm import step_label, warm_steps
+    from wordle_core.game.lexicon import load_lexicon
+
+    spec = transforms.LexiconSpec.of(load_lexicon("wordle"))
+    fn = transforms.PlayOpenerFn(spec, ["entropy", "minimax"], ["normal", "hard"],
+                                 ["opener_summaries", "hard_verdicts"])
+    labels = [step_label(h, s) for h, s in warm_steps(fn)]
+    assert labels == ["entropy, normal mode", "minimax, normal mode", "hard-mode verdict",
+                      "entropy, hard mode", "minimax, hard mode"]
+    out = io.StringIO()
+    prog = JobProgress([Stage("play", 4), Stage("publish", 1, 0.5)], stream=out)
+    prog.note("compiling kernels, once: 1 of 5 (entropy, normal mode)")
+    with prog.timed("publish"):
+        pass
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "compiling kernels, once: 1 of 5 (entropy, normal mode)"
+    assert lines[-1].split() == ["[2/2", "publish]", "1/1", "100%"]
