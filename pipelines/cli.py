@@ -213,6 +213,8 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
         stages.append(Stage("report", 1, 3.0))
     stages.append(Stage("publish", 1, 0.5))
     progress = JobProgress(stages, enabled=getattr(ns, "progress", True))
+    if play_tables and not beam_runs_remote(beam_args, ns):
+        _compile_kernels(cfg, lex, play_tables, ns, progress)
     try:
         entries: list[str] = []
         if "opener_scores" in cfg.outputs:
@@ -262,6 +264,31 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
                                mode=cfg.modes[0], lexicon=lex.name)
             print(format_top(g, key, "mean"))
     return 0
+
+
+def beam_runs_remote(beam_args: list[str], ns: argparse.Namespace) -> bool:
+    """Do the workers run elsewhere (their own disks, their own kernel cache)?"""
+    from .options import runner_name
+    from .runner import is_dry, local_dask_address
+
+    if getattr(ns, "dask_workers", None):
+        return False
+    args = list(beam_args)
+    return is_dry(args) or (runner_name(args) != "DirectRunner" and not local_dask_address(args))
+
+
+def _compile_kernels(cfg: JobConfig, lex, play_tables: list[str], ns: argparse.Namespace,
+                     progress) -> None:
+    """On a cold kernel cache, compile what the job's stages call, as a step of its own
+    before the first stage (so no ETA includes it); a warm cache skips this."""
+    from . import transforms
+    from .warm import cache_is_cold, compile_first
+
+    if not cache_is_cold():
+        return
+    _, play = jobs.play_transform(transforms.LexiconSpec.of(lex), [], cfg, play_tables,
+                                  getattr(ns, "matrix_path", None))
+    compile_first(play.fn, show=progress.note)
 
 
 def _die() -> None:

@@ -21,7 +21,7 @@ from .generation import Generation, config_hash
 from .options import check_beam_args
 from .runner import JobProgress, RunResult, Stage, as_failure, ensure_output, execute, is_dry
 from .shards import ResumableShards, ShardStore, cut
-from .warm import WARM_MIN, compile_first
+from .warm import WARM_MIN, cache_is_cold, compile_first
 
 PLAY_TABLES = ("opener_summaries", "games", "trees", "hard_verdicts", "hard_exact")
 
@@ -171,8 +171,13 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
         play.fn.progress_dir = pdir
         return p | label >> plan
 
-    # a big stage compiles the kernels once, in a child process, before its workers start
-    warm = (lambda: compile_first(play.fn)) if stage.items - stage.done >= WARM_MIN else None
+    # a big stage, or any on a cold kernel cache, compiles the kernels once, in a child
+    # process, before its workers start; on a cold cache that is a step shown on its own
+    cold = cache_is_cold()
+    warm = None
+    if stage.items - stage.done >= WARM_MIN or cold:
+        show = progress.note if cold else None
+        warm = lambda: compile_first(play.fn, show=show)
     with _guard(gen, own):
         res = execute(build, gen, tables, beam_args, progress=progress, stage=stage.name,
                       apart=plan, warm=warm, **_common(cfg, ns))

@@ -406,7 +406,7 @@ class JobProgress:
         cur = self._current
         if cur is None:
             return
-        done = min(cur.items, cur.done + self._count())
+        done = cur.items if final else min(cur.items, cur.done + self._count())
         elapsed = time.perf_counter() - self._t_stage
         pos = self.order.index(cur.name) + 1
         parts = [f"[{pos}/{len(self.order)} {cur.name}] {done:,}/{cur.items:,}"]
@@ -457,13 +457,24 @@ class JobProgress:
             if self._thread:
                 self._thread.join()
                 self._thread = None
-            if ok and self.enabled and local:
+            if ok and self.enabled:  # every stage ends on its line, the last at N/N
                 self._line(final=True)
             if self._drawn:
                 self.stream.write("\n")
                 self._drawn = False
             cur.finished = ok
             self.close()
+
+    def note(self, text: str, final: bool = False) -> None:
+        """A line of a step outside the stages (compiling the kernels): redrawn in place on
+        a terminal, one line each otherwise; ``final`` ends it."""
+        if not self.enabled:
+            return
+        if self.tty:
+            self.stream.write("\r\x1b[2K" + text + ("\n" if final else ""))
+        else:
+            self.stream.write(text + "\n")
+        self.stream.flush()
 
     def timed(self, name: str) -> contextlib.AbstractContextManager:
         """A driver-side stage (report, publish): timed, no worker counts."""
@@ -534,9 +545,9 @@ def execute(
     records, and so the tables, are the same either way: a shard's file holds exactly
     the pairs it emits.
 
-    ``warm``: called first on a local run, inside the stage (its time counts in the
-    stage's): :func:`pipelines.warm.compile_first`, so that the workers load the engine's
-    compiled kernels instead of each compiling them.
+    ``warm``: called first on a local run, before the stage starts (a step of its own, not
+    time in the stage's ETA): :func:`pipelines.warm.compile_first`, so that the workers load
+    the engine's compiled kernels instead of each compiling them.
 
     Publishing is the generation's commit (:mod:`pipelines.generation`), done by the
     caller once every stage of the run succeeded. ``gen`` may also be an output
@@ -570,9 +581,9 @@ def execute(
             split = apart is not None and local
             if apart is not None:
                 apart.emit = not split  # (before build applies it)
+            if warm is not None and local:
+                warm()  # before the stage: its own step, not time inside the stage's ETA
             with prog.stage(stage, local=local, base=base) as pdir, local_workers():
-                if warm is not None and local:
-                    warm()
                 pipeline = beam.Pipeline(options=PipelineOptions(args))
                 pairs = build(pipeline, pdir)
                 if not split:
@@ -636,6 +647,11 @@ def _execute_alone(build: Callable[[beam.Pipeline, str | None], Any], output: st
             gen.release()
         raise
     return res
+
+
+def local_dask_address(args: list[str]) -> bool:
+    """Does ``--dask_client_address`` name a cluster on this machine?"""
+    return _local_dask(args)
 
 
 def _local_dask(args: list[str]) -> bool:

@@ -17,19 +17,28 @@ peaked at 722 MiB and exited before they started.
 Warming is an optimisation only: the same records come out without it, a failure is
 logged and ignored, and a run with a warm cache spends a few seconds in it (about 5 s for
 ``configs/full.yaml``: loading the cached code and playing the one opener). Small stages
-skip it (:data:`WARM_MIN` work items), since compiling in their workers costs the same
-time and the memory is given back when they end. Remote workers (Dataflow, a Dask
-cluster elsewhere) have their own disks; warming here would not reach them, so only
+skip it (:data:`WARM_MIN` work items) when the cache is warm. Remote workers (Dataflow, a
+Dask cluster elsewhere) have their own disks; warming here would not reach them, so only
 local runs warm.
+
+When the cache is cold (:func:`cache_is_cold`) the warm-up is a step of its own, shown
+before any stage's ETA: ``compiling kernels, once: N of M (entropy, hard mode)``, one
+step per strategy and mode (and the hard-mode verdict), then the CPU seconds it took.
+The child reports each step on its stdout (:func:`play_one`'s ``report``).
 """
 
 from __future__ import annotations
 
 import logging
+import os
 import pickle
+import resource
 import subprocess
 import sys
+import threading
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 log = logging.getLogger(__name__)
@@ -56,46 +65,131 @@ def warm_opener(lex: Any, matrix: Any) -> int:
     return int(np.argmax(stats.buckets))
 
 
-def play_one(fn: Any) -> None:
+KERNEL_MODULES = ("buckets", "greedy", "walk", "hard", "exact")  # wordle_core/kernels/*.py
+
+
+def kernel_cache_dir() -> Path:
+    """Where numba caches the kernels: ``$NUMBA_CACHE_DIR`` (mirroring the source tree),
+    else ``__pycache__`` beside ``wordle_core/kernels``."""
+    import wordle_core
+
+    kernels = Path(wordle_core.__file__).resolve().parent / "kernels"
+    env = os.environ.get("NUMBA_CACHE_DIR")
+    if env:
+        return Path(env) / kernels.relative_to(kernels.anchor) / "__pycache__"
+    return kernels / "__pycache__"
+
+
+def cache_is_cold(directory: Path | None = None) -> bool:
+    """True when some kernel module has no compiled code cached (an index file ``.nbi``):
+    a fresh checkout, ``make clean-kernels``, a new worker. Reads file names only."""
+    d = kernel_cache_dir() if directory is None else directory
+    try:
+        names = os.listdir(d)
+    except OSError:
+        return True
+    return any(not any(n.startswith(m + ".") and n.endswith(".nbi") for n in names)
+               for m in KERNEL_MODULES)
+
+
+def warm_steps(fn: Any) -> list[tuple[bool, str | None]]:
+    """The warm-up's steps, in order: (hard, strategy), strategy None = the hard-mode verdict."""
+    from pipelines.transforms import VERDICT_TABLES, play_elements
+
+    steps: list[tuple[bool, str | None]] = []
+    for _, hard in play_elements([0], fn.modes, sorted(fn.tables)):
+        if hard and fn.tables & VERDICT_TABLES:
+            steps.append((True, None))
+        steps += [(hard, s) for s in fn.strategies]
+    return steps
+
+
+def step_label(hard: bool, strategy: str | None) -> str:
+    return "hard-mode verdict" if strategy is None else f"{strategy}, {'hard' if hard else 'normal'} mode"
+
+
+def play_one(fn: Any, report: Callable[[int, int, str], None] | None = None) -> None:
     """In this process: play ``fn``'s work for :func:`warm_opener`, every mode it plays and
-    hard mode when it proves verdicts (a :class:`pipelines.transforms.PlayOpenerFn`); the
-    records are dropped."""
-    from pipelines.transforms import play_elements
+    hard mode when it proves verdicts (a :class:`pipelines.transforms.PlayOpenerFn`), one
+    step per strategy and mode (:func:`warm_steps`); the records are dropped. ``report(n,
+    m, label)`` is called before step n of m."""
+    from pipelines.transforms import VERDICT_TABLES
 
     fn.progress_dir = None  # the driver's progress counts the workers' items only
+    steps = warm_steps(fn)
+    strategies, tables = list(fn.strategies), set(fn.tables)
     fn.setup()
     row = warm_opener(fn.lex, fn.matrix)
-    for _, hard in play_elements([row], fn.modes, sorted(fn.tables)):
+    for n, (hard, strategy) in enumerate(steps, 1):
+        if report is not None:
+            report(n, len(steps), step_label(hard, strategy))
+        fn.strategies = [] if strategy is None else [strategy]
+        fn.tables = tables if strategy is None else (tables - VERDICT_TABLES) or {"opener_summaries"}
         for _ in fn.process((row, hard)):
             pass
+    fn.strategies, fn.tables = strategies, tables
 
 
-def compile_first(fn: Any, timeout: float = 900.0) -> float | None:
+def _children_cpu() -> float:
+    ru = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return ru.ru_utime + ru.ru_stime
+
+
+def compile_first(fn: Any, timeout: float = 900.0,
+                  show: Callable[[str, bool], None] | None = None) -> float | None:
     """Run :func:`play_one` in a child process (this process keeps none of its memory) and
     wait for it. Returns the seconds it took, or None when it failed (logged; the run goes
     on and its workers compile for themselves). A Ctrl-C or SIGTERM while it runs stops the
-    child with the run (``subprocess.run`` kills it), and the child prints nothing."""
+    child with the run (it is killed), and the child prints nothing but its steps.
+
+    ``show(text, final)``: each step's line, ``compiling kernels, once: N of M (label)``,
+    and a last one with the seconds and CPU seconds it took (``final`` True).
+    """
     payload = pickle.dumps(fn)  # the driver's copy: not set up, so only its options travel
-    t0 = time.perf_counter()
+    t0, cpu0 = time.perf_counter(), _children_cpu()
     try:
-        done = subprocess.run([sys.executable, "-m", "pipelines.warm"], input=payload,
-                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                              timeout=timeout, check=False)
-    except (OSError, subprocess.TimeoutExpired) as exc:
+        child = subprocess.Popen([sys.executable, "-m", "pipelines.warm"], stdin=subprocess.PIPE,
+                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+    except OSError as exc:
         log.info("compiling the kernels before the workers start failed (%s); "
                  "the workers compile them", exc)
         return None
-    if done.returncode != 0:
+    timer = threading.Timer(timeout, child.kill)
+    timer.start()
+    try:
+        child.stdin.write(payload)
+        child.stdin.close()
+        for raw in child.stdout:
+            n, m, label = raw.decode(errors="replace").rstrip("\n").split(" ", 2)
+            if show is not None:
+                show(f"compiling kernels, once: {n} of {m} ({label})", False)
+        code = child.wait()
+    except BaseException:
+        child.kill()
+        child.wait()
+        raise
+    finally:
+        timer.cancel()
+    seconds = time.perf_counter() - t0
+    if code != 0:
         log.info("compiling the kernels before the workers start exited with %d; "
-                 "the workers compile them", done.returncode)
+                 "the workers compile them", code)
         return None
-    return time.perf_counter() - t0
+    if show is not None:
+        show(f"compiled kernels in {seconds:.0f} s ({_children_cpu() - cpu0:.0f} CPU-s), "
+             "cached for the next runs", True)
+    return seconds
 
 
 def _main() -> int:
     fn = pickle.loads(sys.stdin.buffer.read())
+
+    def report(n: int, m: int, label: str) -> None:
+        sys.stdout.write(f"{n} {m} {label}\n")
+        sys.stdout.flush()
+
     try:
-        play_one(fn)
+        play_one(fn, report)
     except KeyboardInterrupt:
         return 130
     return 0

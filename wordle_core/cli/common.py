@@ -189,9 +189,33 @@ def render(out: Out, colour: bool) -> str:
         shown = coloured_guess(out.word, int_to_digits(out.pattern, length), colour)
         plain = "" if colour else f" {pattern_to_str(out.pattern, length)}"
         return f"  {shown}{plain}  {pattern_to_emoji(out.pattern, length)}  {out.text}".rstrip()
+    if out.kind == "keyboard":
+        return render_keyboard(out.word, out.text, colour)
     if out.kind == "error":
         return f"error: {out.text}"
     return out.text
+
+
+_KEY_ANSI = {"g": "\x1b[30;42m", "y": "\x1b[30;43m", "b": "\x1b[97;100m", ".": "\x1b[30;47m"}
+
+
+def render_keyboard(keys: str, states: str, colour: bool) -> str:
+    """A session's keyboard (:func:`wordle_core.interactive.session.keyboard`), indented
+    under the tiles, rows staggered as on a keyboard.
+
+    Colour: each key on its colour (white = not tried). Plain: ``[A]`` green, ``(a)``
+    yellow, `` · `` gray (not in the word), `` a `` not tried.
+    """
+    plain = {"g": "[{}]", "y": "({})", "b": " · ", ".": " {} "}
+    lines = []
+    for i, (row, st) in enumerate(zip(keys.split("|"), states.split("|"), strict=True)):
+        pairs = list(zip(row, st, strict=True))
+        if colour:
+            cells = "".join(f"{_KEY_ANSI[s]} {c.upper()} \x1b[0m" for c, s in pairs)
+        else:
+            cells = "".join(plain[s].format(c.upper() if s == "g" else c) for c, s in pairs)
+        lines.append("    " + " " * i + cells)
+    return "\n".join(lines)
 
 
 # --- tables the CLI finds and hands to the engine (which never looks for files) ----------

@@ -22,7 +22,6 @@ import numpy as np
 from wordle_core.errors import HardModeViolation
 from wordle_core.game.feedback import GREEN, YELLOW, int_to_digits
 from wordle_core.game.lexicon import Lexicon
-from wordle_core.kernels.hard import legal_subset
 
 _ORDINAL = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th"]
 
@@ -120,6 +119,8 @@ class HardConstraints:
 
     def legal_rows(self, lexicon: Lexicon, rows: np.ndarray | None = None) -> np.ndarray:
         """The rows of ``rows`` (default every guess) allowed now, by the compiled kernel."""
+        from wordle_core.kernels.hard import legal_subset  # numba: loaded when first needed
+
         if rows is None:
             rows = np.arange(len(lexicon.guesses), dtype=np.int32)
         greens, need = self.arrays(lexicon.length, len(lexicon.alphabet))

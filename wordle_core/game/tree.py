@@ -21,7 +21,6 @@ from wordle_core.errors import WordleError
 from wordle_core.game.feedback import all_green, pattern_to_str
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState
-from wordle_core.kernels.buckets import split_by_pattern
 
 
 class Chooser(Protocol):
@@ -113,7 +112,7 @@ class Tree:
                 continue
             if st.hard:
                 st.constraints.check(lex, guess)
-            buckets = split_by_pattern(st.matrix, guess, st.candidates)
+            buckets = _split(st.matrix, guess, st.candidates)
             for pat, bucket in sorted(buckets.items(), reverse=True):
                 if pat == green:
                     tree.solved_at[bucket] = node
@@ -301,7 +300,7 @@ def _mark_solved(tree: Tree, state: GameState) -> None:
     stack = [(0, state.candidates)]
     while stack:
         node, cands = stack.pop()
-        for pat, bucket in split_by_pattern(state.matrix, tree.guess[node], cands).items():
+        for pat, bucket in _split(state.matrix, tree.guess[node], cands).items():
             if pat == green:
                 tree.solved_at[bucket] = node
             else:
@@ -315,3 +314,10 @@ def _mark_solved(tree: Tree, state: GameState) -> None:
 def build_tree(strategy: Chooser, lexicon: Lexicon, opener: str | int, hard: bool = False,
                matrix: np.ndarray | None = None) -> Tree:
     return Tree.build(strategy, GameState.new(lexicon, hard, matrix), opener)
+
+
+def _split(matrix: np.ndarray, guess: int, candidates: np.ndarray) -> dict[int, np.ndarray]:
+    """:func:`wordle_core.kernels.buckets.split_by_pattern`, imported on first use (numba)."""
+    from wordle_core.kernels.buckets import split_by_pattern
+
+    return split_by_pattern(matrix, guess, candidates)

@@ -9,7 +9,11 @@ object serves a terminal, a pipe, or a script.
   guess; the player types the colours the game showed (``gybbb`` or emoji squares),
   or another word they played plus its colours; ``undo``, ``list``, ``help``, ``quit``.
 * :class:`PlaySession` - the player guesses against a hidden answer, or against the
-  evil host (:mod:`wordle_core.analysis.evil`), with hard-mode rules enforced.
+  evil host (:mod:`wordle_core.analysis.evil`), with hard-mode rules enforced; after
+  each guess the keyboard of used letters; ``hint``, ``undo``, ``help``, ``quit``.
+
+Both end the same way: the share grid (the emoji rows, as the NYT's share button gives
+them) and the review line (skill and luck, :mod:`wordle_core.analysis.review`).
 
 Bad input (unknown word, malformed or impossible colours, a hard-mode violation)
 yields one ``error`` line and leaves the game exactly where it was.
@@ -18,17 +22,28 @@ yields one ``error`` line and leaves the game exactly where it was.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from wordle_core.analysis.evil import EvilHost
 from wordle_core.errors import InconsistentHistoryError, UnknownWordError, WordleError
-from wordle_core.game.feedback import parse_feedback, pattern_to_str
+from wordle_core.game.feedback import (
+    GREEN,
+    YELLOW,
+    int_to_digits,
+    parse_feedback,
+    pattern_to_emoji,
+    pattern_to_str,
+)
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState, history_hint, word_hint
 from wordle_core.game.tree import Tree
 from wordle_core.interactive.suggest import Suggestion, suggest
+from wordle_core.search.openers import OpenerScores
 from wordle_core.strategies.base import Strategy
+
+if TYPE_CHECKING:
+    from wordle_core.analysis.evil import EvilHost
 
 QUIT = {"quit", "exit", "q", ":q"}
 HELP = {"help", "?", "h"}
@@ -37,7 +52,13 @@ SHOW_CANDIDATES = 12  # list the candidates when at most this many are left
 
 @dataclass(frozen=True)
 class Out:
-    """One thing to show: ``kind`` is ``text``, ``tiles`` (word + pattern) or ``error``."""
+    """One thing to show: ``kind`` is ``text``, ``tiles`` (word + pattern), ``keyboard``
+    or ``error``.
+
+    A ``keyboard``'s ``word`` is its keys, rows separated by ``|``; its ``text`` gives each
+    key's state at the same position: ``g`` green, ``y`` yellow, ``b`` gray (not in the
+    word), ``.`` not played yet (``|`` between rows).
+    """
 
     kind: str
     text: str = ""
@@ -69,6 +90,54 @@ def _plural(n: int, word: str) -> str:
     return f"{n:,} {word}{'' if n == 1 else 's'}"
 
 
+QWERTY = ("qwertyuiop", "asdfghjkl", "zxcvbnm")
+
+
+def keyboard(lexicon: Lexicon, history: tuple[tuple[int, int], ...] | list[tuple[int, int]]) -> Out:
+    """The keyboard of used letters after ``history`` ((guess row, pattern) pairs).
+
+    A key shows the best it has been: green over yellow over gray. Letters use the
+    QWERTY rows; other alphabets (digits, equations) their symbols in order, ten a row.
+    """
+    best: dict[str, int] = {}
+    for row, pat in history:
+        for ch, d in zip(lexicon.guesses[row], int_to_digits(pat, lexicon.length), strict=True):
+            best[ch] = max(best.get(ch, -1), d)
+    alphabet = lexicon.alphabet
+    if set(alphabet) <= set("".join(QWERTY)):
+        rows = [r for r in QWERTY]
+    else:
+        rows = [alphabet[i:i + 10] for i in range(0, len(alphabet), 10)]
+    mark = {GREEN: "g", YELLOW: "y", 0: "b"}
+    states = "|".join("".join(mark[best[c]] if c in best else "." for c in r) for r in rows)
+    return Out("keyboard", states, "|".join(rows))
+
+
+def share_grid(title: str, history: list[tuple[int, int]] | tuple[tuple[int, int], ...],
+               length: int, max_guesses: int, solved: bool, hard: bool) -> list[Out]:
+    """The share text, as the NYT's share button gives it: ``title 4/6`` (``X/6`` when
+    lost, ``*`` in hard mode), a blank line, then one emoji row per guess."""
+    score = str(len(history)) if solved else "X"
+    rows = [pattern_to_emoji(p, length) for _, p in history]
+    return [text(f"{title} {score}/{max_guesses}{'*' if hard else ''}"), text(""),
+            *(text(r) for r in rows)]
+
+
+def review_line(lexicon: Lexicon, state: GameState, strategy: Strategy | str = "entropy") -> Out:
+    """One line: the game's skill and luck (0-99, WordleBot-style, against ``strategy``) and
+    the command that prints the whole review."""
+    from wordle_core.analysis.review import review_game
+
+    words = state.history_words()
+    history = ",".join(f"{w}:{f}" for w, f in words)
+    name = strategy if isinstance(strategy, str) else strategy.name
+    rev = review_game(lexicon, words, strategy, state.hard, state.matrix)
+    hard = " --hard" if state.hard else ""
+    lex = "" if lexicon.name == "wordle" else f" --lexicon {lexicon.name}"
+    return text(f"Review: skill {rev['skill']}/99, luck {rev['luck']}/99 against {name} "
+                f"(every guess: wordle-lab review{lex}{hard} --history {history})")
+
+
 # --- assist ---------------------------------------------------------------------------
 ASSIST_HELP = """\
 Type what the game showed for the proposed guess:
@@ -84,8 +153,10 @@ class AssistSession:
 
     def __init__(self, lexicon: Lexicon, matrix: np.ndarray, strategy: Strategy, *,
                  hard: bool = False, tree: Tree | None = None, opener: int | None = None,
-                 top: int = 3) -> None:
+                 top: int = 3, first: OpenerScores | None = None, review: str = "entropy") -> None:
         self.lex = lexicon
+        self.first = first  # the opener table: the first proposal without the kernels
+        self.review = review  # the strategy the closing review line compares with ("" none)
         self.strategy = strategy
         self.tree = tree
         self.opener = opener
@@ -99,7 +170,8 @@ class AssistSession:
         return self.states[-1]
 
     def _advise(self) -> Suggestion:
-        return suggest(self.state, self.strategy, top=self.top, tree=self.tree, opener=self.opener)
+        return suggest(self.state, self.strategy, top=self.top, tree=self.tree, opener=self.opener,
+                       first=self.first)
 
     def start(self) -> Reply:
         mode = "hard mode" if self.state.hard else "normal mode"
@@ -196,10 +268,10 @@ class AssistSession:
         if new.solved:
             self.advice = self._advise()
             out.append(text(f"Solved in {new.turn} guess{'' if new.turn == 1 else 'es'}!"))
-            return Reply(out, done=True)
+            return Reply(out + self._ending(), done=True)
         if new.guesses_left <= 0:
             out.append(text(f"Out of guesses. It was one of: {' '.join(new.candidate_words()[:20])}"))
-            return Reply(out, done=True)
+            return Reply(out + self._ending(), done=True)
         self.advice = self._advise()
         n = new.n_candidates
         left = _plural(n, "candidate") + " left"
@@ -220,6 +292,14 @@ class AssistSession:
         return Reply([text(f"Undone; back to {_plural(self.state.n_candidates, 'candidate')}."),
                       *self._proposal()])
 
+    def _ending(self) -> list[Out]:
+        st = self.state
+        out = [text(""), *share_grid(self.lex.name, st.history, self.lex.length, self.lex.max_guesses,
+                                     st.solved, st.hard)]
+        if self.review:
+            out += [text(""), review_line(self.lex, st, self.review)]
+        return out
+
     def transcript(self) -> list[tuple[str, str]]:
         return self.state.history_words()
 
@@ -233,26 +313,53 @@ def _looks_like_colours(token: str, length: int) -> bool:
 # --- play -----------------------------------------------------------------------------
 PLAY_HELP = """\
 Type a guess. Colours: green = right place, yellow = elsewhere in the word, gray = not in it.
+The keyboard under each guess shows every letter's best colour so far: [G]reen, (y)ellow,
+· gray (not in the word), plain = not tried yet.
+  hint   a good next guess (counted in the share line)
+  undo   take back the last guess (counted in the share line)
   help   this text     quit   give up and leave"""
+
+HINT = {"hint", "hint?"}
 
 
 class PlaySession:
-    """The player guesses; a fixed answer or the evil host replies (pure: no I/O)."""
+    """The player guesses; a fixed answer or the evil host replies (pure: no I/O).
+
+    ``answer_known``: the player chose the answer (``play --answer``), so the game does
+    not call it hidden. ``hint_strategy``: what ``hint`` asks (none: no hints).
+    ``review``: the strategy the closing review line compares with ("" for none).
+    """
 
     def __init__(self, lexicon: Lexicon, matrix: np.ndarray, *, hard: bool = False,
-                 answer: int | None = None, evil: bool = False) -> None:
+                 answer: int | None = None, evil: bool = False, answer_known: bool = False,
+                 hint_strategy: Strategy | None = None, review: str = "entropy") -> None:
         if evil == (answer is not None):
             raise ValueError("give exactly one of answer= or evil=True")
         self.lex = lexicon
         self.answer = answer
-        self.host = EvilHost(GameState.new(lexicon, hard, matrix)) if evil else None
+        self.answer_known = answer_known
+        self.hint_strategy = hint_strategy
+        self.review = review
+        self.hints = 0
+        self.undos = 0
+        self.host: EvilHost | None = None
+        if evil:
+            from wordle_core.analysis.evil import EvilHost  # the kernels: only the evil host needs them
+
+            self.host = EvilHost(GameState.new(lexicon, hard, matrix))
         self.state = self.host.state if self.host else GameState.new(lexicon, hard, matrix)
+        self.states = [self.state]  # every position so far, for undo
 
     def start(self) -> Reply:
-        who = "the evil host (it never commits to an answer)" if self.host else "a hidden answer"
+        if self.host:
+            who = " against the evil host (it never commits to an answer)"
+        elif self.answer_known:
+            who = " (the answer you chose with --answer)"
+        else:
+            who = " against a hidden answer"
         mode = ", hard mode" if self.state.hard else ""
         return Reply([text(f"{self.lex.name}{mode}: guess the {self.lex.length}-character word "
-                           f"in {self.lex.max_guesses} tries against {who}. 'help' for help.")])
+                           f"in {self.lex.max_guesses} tries{who}. 'help' for help, 'hint', 'undo'.")])
 
     def handle(self, line: str) -> Reply:
         cmd = line.strip()
@@ -260,9 +367,16 @@ class PlaySession:
         if not cmd:
             return Reply([text("Type a guess, or 'help'.")])
         if low in QUIT:
-            return Reply([text(f"Gave up. {self._reveal()}")], done=True)
+            out = [text(f"Gave up. {self._reveal()}")]
+            if self.state.turn and self.review:
+                out.append(review_line(self.lex, self.state, self.review))
+            return Reply(out, done=True)
         if low in HELP:
             return Reply([text(PLAY_HELP)])
+        if low in HINT:
+            return self._hint()
+        if low == "undo":
+            return self._undo()
         try:
             row = self.lex.guess_id(cmd)
             if self.state.hard:
@@ -275,6 +389,7 @@ class PlaySession:
         else:
             pattern = int(self.state.matrix[row, self.answer])
             self.state = self.state.apply(row, pattern)
+        self.states.append(self.state)
         st = self.state
         note = f"{st.turn}/{self.lex.max_guesses}"
         if self.host is not None and not st.solved:
@@ -282,11 +397,49 @@ class PlaySession:
         out = [tiles(self.lex.guesses[row], pattern, note)]
         if st.solved:
             out.append(text(f"You won in {st.turn}!"))
-            return Reply(out, done=True)
+            return Reply(out + self._ending(), done=True)
         if st.guesses_left <= 0:
             out.append(text(f"Out of guesses. {self._reveal()}"))
-            return Reply(out, done=True)
+            return Reply(out + self._ending(), done=True)
+        out.append(keyboard(self.lex, st.history))
         return Reply(out)
+
+    def _hint(self) -> Reply:
+        if self.hint_strategy is None:
+            return Reply([error("no hints in this game")])
+        from wordle_core.interactive.suggest import suggest
+
+        best = suggest(self.state, self.hint_strategy, top=1).options[0]
+        self.hints += 1
+        n = self.state.n_candidates
+        fits = f"{_plural(n, 'word')} still fit{'s' if n == 1 else ''}"
+        if self.host is not None:
+            fits = f"{_plural(n, 'word')} still in play"
+        return Reply([text(f"Hint: {fits}; {self.hint_strategy.name} would play {best.word.upper()} "
+                           f"({best.entropy_bits:.2f} bits, at most {best.largest_bucket} left after it).")])
+
+    def _undo(self) -> Reply:
+        if len(self.states) == 1:
+            return Reply([error("nothing to undo")])
+        self.states.pop()
+        self.state = self.states[-1]
+        if self.host is not None:
+            self.host.state = self.state
+        self.undos += 1
+        back = f"Undone; back to guess {self.state.turn + 1} of {self.lex.max_guesses}."
+        return Reply([text(back), keyboard(self.lex, self.state.history)])
+
+    def _ending(self) -> list[Out]:
+        st = self.state
+        title = self.lex.name + (" (evil host)" if self.host is not None else "")
+        extras = [_plural(n, w) for n, w in ((self.hints, "hint"), (self.undos, "undo")) if n]
+        grid = share_grid(title, st.history, self.lex.length, self.lex.max_guesses, st.solved, st.hard)
+        if extras:
+            grid[0] = text(f"{grid[0].text} ({', '.join(extras)})")
+        out = [text(""), *grid]
+        if self.review:
+            out += [text(""), review_line(self.lex, st, self.review)]
+        return out
 
     def _reveal(self) -> str:
         if self.host is None:

@@ -15,6 +15,11 @@ Where the pick comes from:
   scored by the compiled kernel (:mod:`wordle_core.kernels.buckets`) in the same pass that
   ranks the alternatives, so the whole answer costs one pass over the matrix.
 
+The first guess's numbers are every guess against every answer: the ``opener_scores``
+table (:class:`~wordle_core.search.openers.OpenerScores`, which the scores pipeline
+saves) holds exactly them, so a caller that has the table passes it as ``first=`` and
+the first suggestion is read off it without loading the compiled kernels.
+
 Ranking of the alternatives: the pick first, then by expected information plus the
 chance of winning now (the ``entropy`` strategy's key), ties to a possible answer,
 then alphabetical. Deterministic: the same position gives the same list.
@@ -23,7 +28,7 @@ then alphabetical. Deterministic: the same position gives the same list.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -31,8 +36,11 @@ from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
-from wordle_core.kernels.buckets import BucketStats, bucket_stats
+from wordle_core.search.openers import OpenerScores
 from wordle_core.strategies.base import Strategy
+
+if TYPE_CHECKING:
+    from wordle_core.kernels.buckets import BucketStats
 
 CANDIDATE_LIST_LIMIT = 40  # list the remaining words when at most this many are left
 
@@ -98,7 +106,29 @@ def tree_guess(tree: Tree, state: GameState) -> int | None:
     return tree.guess[node]
 
 
-def _entropy_rank_keys(stats: BucketStats, is_cand: np.ndarray) -> np.ndarray:
+class _TableStats(NamedTuple):
+    """The fields of :class:`~wordle_core.kernels.buckets.BucketStats` that ranking reads,
+    for the first guess, taken from an opener table."""
+
+    entropy: np.ndarray
+    expected_size: np.ndarray
+    largest: np.ndarray
+    buckets: np.ndarray
+    n: int
+
+
+def _stats(state: GameState, rows: np.ndarray, first: OpenerScores | None) -> BucketStats | _TableStats:
+    """Bucket statistics of ``rows`` in ``state``: off the opener table at the start, else computed."""
+    if first is not None and state.turn == 0 and state.n_candidates == len(state.lexicon.answers):
+        first.check(state.lexicon)
+        return _TableStats(first.entropy[rows], first.avg_remaining[rows], first.largest[rows],
+                           first.buckets[rows], state.n_candidates)
+    from wordle_core.kernels.buckets import bucket_stats  # numba: loaded when first needed
+
+    return bucket_stats(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
+
+
+def _entropy_rank_keys(stats: BucketStats | _TableStats, is_cand: np.ndarray) -> np.ndarray:
     return np.round(-(stats.entropy + is_cand / max(stats.n, 1)), 9)
 
 
@@ -110,12 +140,14 @@ def suggest(
     tree: Tree | None = None,
     opener: int | None = None,
     list_limit: int = CANDIDATE_LIST_LIMIT,
+    first: OpenerScores | None = None,
 ) -> Suggestion:
     """Rank the next guesses for ``state`` (see the module docstring for the rules).
 
     ``opener``: the first guess to propose when nothing has been played and no tree
     covers the start (a strategy's choice at the root is the opener by convention:
-    trees and ``simulate`` are built from a given opener).
+    trees and ``simulate`` are built from a given opener). ``first``: the lexicon's
+    opener table, read instead of computing the first guess's numbers (the same ones).
     """
     if top < 1:
         raise WordleError("--top must be at least 1")
@@ -135,7 +167,7 @@ def suggest(
         picked, source = int(opener), "opener"
     # Covered and only the pick wanted: score that one row, not the whole guess list.
     rows = np.array([picked], dtype=np.int64) if picked is not None and top == 1 else state.legal_rows
-    stats = bucket_stats(state.matrix, rows, state.candidates, lex.n_patterns)
+    stats = _stats(state, rows, first)
     is_cand = np.zeros(len(lex.guesses), dtype=bool)
     is_cand[state.candidate_rows] = True
     is_cand = is_cand[rows]
@@ -156,7 +188,7 @@ def suggest(
     options = [_option(lex.guesses[int(rows[i])], stats, int(i), bool(is_cand[i]),
                        int(rows[i]) == picked) for i in chosen]
     if not pick_at.size:  # a table pick outside the scored rows (cannot happen in practice)
-        one = bucket_stats(state.matrix, np.array([picked]), state.candidates, lex.n_patterns)
+        one = _stats(state, np.array([picked]), first)
         mark = bool(np.isin(picked, state.candidate_rows))
         options = [_option(lex.guesses[picked], one, 0, mark, True), *options][:top]
     if state.turn == 0:
@@ -190,7 +222,7 @@ def _with_exact_values(options: list[Option], lexicon: Lexicon, hard: bool) -> l
     return out
 
 
-def _option(word: str, stats: BucketStats, i: int, is_cand: bool, pick: bool) -> Option:
+def _option(word: str, stats: BucketStats | _TableStats, i: int, is_cand: bool, pick: bool) -> Option:
     # expected_remaining counts a winning guess's all-green bucket as 1 word left, the
     # convention the expected-size strategy minimises, so the numbers agree with it.
     return Option(

@@ -17,7 +17,6 @@ import numpy as np
 
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.matrix import pattern_matrix
-from wordle_core.kernels.buckets import bucket_stats
 
 _BLOCK = 1024  # guesses per vectorised block: bounds memory to ~block x answers x 8 B
 
@@ -48,6 +47,8 @@ def compute_opener_scores(
     lexicon: Lexicon, matrix: np.ndarray | None = None, rows: np.ndarray | None = None
 ) -> OpenerScores:
     """Scores of ``rows`` (default: every guess) over all answers, in blocks."""
+    from wordle_core.kernels.buckets import bucket_stats
+
     mat = pattern_matrix(lexicon) if matrix is None else matrix
     rows = np.arange(len(lexicon.guesses)) if rows is None else np.asarray(rows)
     cands = np.arange(len(lexicon.answers))

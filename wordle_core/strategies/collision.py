@@ -34,7 +34,6 @@ import numpy as np
 
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState
-from wordle_core.kernels.buckets import bucket_stats
 from wordle_core.strategies.base import Strategy, candidate_mask, register
 from wordle_core.strategies.greedy import pick_lexicographic
 
@@ -118,6 +117,8 @@ class _CollisionBase(Strategy):
 
     def fallback_pick(self, state: GameState, rows: np.ndarray) -> int:
         """The fallback's choice among ``rows`` (default: most distinct patterns)."""
+        from wordle_core.kernels.buckets import bucket_stats
+
         name = str(self.options.get("fallback", "partitions"))
         is_cand = candidate_mask(state, rows)
         if name == "partitions":
@@ -165,6 +166,8 @@ class CollisionFilter(_CollisionBase):
     source = "\"Winning Wordle's Hard Mode\", attempt 1"
 
     def _choose(self, state: GameState) -> int:
+        from wordle_core.kernels.buckets import bucket_stats
+
         rows = state.legal_rows
         left = state.guesses_left
         lex = state.lexicon

@@ -26,7 +26,6 @@ import numpy as np
 
 from wordle_core.game.feedback import int_to_digits
 from wordle_core.game.state import GameState
-from wordle_core.kernels.buckets import bucket_stats
 from wordle_core.search.openers import OpenerScores, opener_scores
 from wordle_core.strategies.base import Strategy, register
 from wordle_core.strategies.letters import green_positions
@@ -123,6 +122,8 @@ class EliminatedFamily(Strategy):
 
     @staticmethod
     def full(state: GameState) -> int:
+        from wordle_core.kernels.buckets import bucket_stats
+
         rows = state.candidate_rows
         stats = bucket_stats(state.matrix, rows, state.candidates, state.lexicon.n_patterns)
         return _best_by(stats.avg_eliminated, rows)

@@ -20,9 +20,11 @@ from wordle_core.errors import WordleError
 from wordle_core.game.rules import letter_counts
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import MAX_DEPTH, TreeArrays
-from wordle_core.kernels import greedy as kernel
-from wordle_core.kernels.buckets import can_transpose, check_patterns, transposed, xlogx_table
 from wordle_core.strategies.base import Strategy, register
+
+# The measures, numbered as wordle_core.kernels.greedy numbers them (a test checks): the
+# kernels (numba) are imported where a choice is made, so listing strategies stays instant.
+ENTROPY, EXPECTED_SIZE, MINIMAX, PARTITIONS = 0, 1, 2, 3
 
 
 def guess_pool(state: GameState, pool: str = "all") -> np.ndarray:
@@ -49,6 +51,8 @@ class PartitionStrategy(Strategy):
     rule_out: ClassVar[bool] = True  # rule guesses out by bucket count first (cost only, never the choice)
 
     def _choose(self, state: GameState) -> int:
+        from wordle_core.kernels import greedy as kernel
+
         rows = np.ascontiguousarray(guess_pool(state, str(self.options.get("pool", "all"))), dtype=np.int64)
         work = _Work.of(state)
         dense = rows.shape[0] == work.mat.shape[0]
@@ -66,6 +70,8 @@ class PartitionStrategy(Strategy):
         """
         if str(self.options.get("pool", "all")) != "all":
             return None
+        from wordle_core.kernels import greedy as kernel
+
         work = _Work.of(state)
         lex = state.lexicon
         greens, need = state.constraints.arrays(lex.length, len(lex.alphabet))
@@ -93,6 +99,9 @@ class _Work:
     _local = threading.local()
 
     def __init__(self, state: GameState) -> None:
+        from wordle_core.kernels import greedy as kernel
+        from wordle_core.kernels.buckets import can_transpose, transposed, xlogx_table
+
         lex = state.lexicon
         self.lexicon, self.matrix = lex, state.matrix
         self.mat = np.asarray(state.matrix)
@@ -110,6 +119,8 @@ class _Work:
     def of(cls, state: GameState) -> _Work:
         hit = getattr(cls._local, "work", None)
         if hit is None or hit.matrix is not state.matrix or hit.lexicon is not state.lexicon:
+            from wordle_core.kernels.buckets import check_patterns
+
             check_patterns(state.lexicon.n_patterns)
             hit = cls(state)
             cls._local.work = hit
@@ -143,7 +154,7 @@ class Entropy(PartitionStrategy):
     source = "3Blue1Brown's information measure; \"Wordle Solver\" (2022)"
     # Information in bits, plus P(guess is the answer) = 1/n for a candidate: a guess
     # that may win now is worth that chance on top of what it reveals.
-    kind = kernel.ENTROPY
+    kind = ENTROPY
 
 
 @register
@@ -151,7 +162,7 @@ class ExpectedSize(PartitionStrategy):
     name = "expected-size"
     summary = "minimise the expected number of candidates left"
     source = "\"Wordle Solver\" (2022)"
-    kind = kernel.EXPECTED_SIZE
+    kind = EXPECTED_SIZE
 
 
 @register
@@ -159,7 +170,7 @@ class Minimax(PartitionStrategy):
     name = "minimax"
     summary = "minimise the largest bucket (worst case); ties by expected size"
     source = "\"The Wordle Bot\""
-    kind = kernel.MINIMAX
+    kind = MINIMAX
 
 
 @register
@@ -167,4 +178,4 @@ class Partitions(PartitionStrategy):
     name = "partitions"
     summary = "maximise the number of distinct feedback patterns; ties by expected size"
     source = "\"Wordle Solver\" (2022)"
-    kind = kernel.PARTITIONS
+    kind = PARTITIONS

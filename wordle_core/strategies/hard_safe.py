@@ -17,8 +17,6 @@ from __future__ import annotations
 import numpy as np
 
 from wordle_core.game.state import GameState
-from wordle_core.kernels.buckets import bucket_stats
-from wordle_core.search.hard import solver_for
 from wordle_core.strategies.base import Strategy, candidate_mask, register
 from wordle_core.strategies.greedy import pick_lexicographic
 
@@ -34,6 +32,9 @@ class HardSafe(Strategy):
     depth_sensitive = True
 
     def _choose(self, state: GameState) -> int:
+        from wordle_core.kernels.buckets import bucket_stats
+        from wordle_core.search.hard import solver_for
+
         rows = state.legal_rows
         lex = state.lexicon
         stats = bucket_stats(state.matrix, rows, state.candidates, lex.n_patterns)

@@ -29,14 +29,17 @@ memoised choice and empties the compiled memos; choices do not change (see above
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from wordle_core.errors import WordleError
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import TreeArrays
-from wordle_core.search.exact import ExactSolver
-from wordle_core.search.hard import INFEASIBLE, solver_for
 from wordle_core.strategies.base import Strategy, register
+
+if TYPE_CHECKING:
+    from wordle_core.search.exact import ExactSolver
 
 DEFAULT_WIDTH = 16
 DEFAULT_MEMO_LIMIT = 500_000
@@ -59,6 +62,8 @@ class Lookahead(Strategy):
 
     def solver(self, state: GameState, width: int) -> ExactSolver:
         """The search for this lexicon/matrix/mode/width (kept: its memo serves every position)."""
+        from wordle_core.search.exact import ExactSolver
+
         key = (id(state.lexicon), id(state.matrix), state.hard, width)
         s = self._solvers.get(key)
         if s is None:
@@ -113,5 +118,7 @@ def known_lost(state: GameState, cands: np.ndarray) -> bool:
     (:meth:`~wordle_core.search.hard.HardSolver.recall`: its exact rules and the memo that
     hard-mode verdicts fill), without searching. A lost position has no win at any width,
     so the wider searches are skipped: the choice is the same, found sooner."""
+    from wordle_core.search.hard import INFEASIBLE, solver_for
+
     solver = solver_for(state.lexicon, state.matrix)
     return solver.recall(cands, state.constraints, state.guesses_left) == INFEASIBLE

@@ -29,7 +29,6 @@ import numpy as np
 from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState
-from wordle_core.kernels.buckets import weighted_stats
 from wordle_core.strategies.base import Strategy, candidate_mask, register
 
 PRIORS = ("uniform", "frequency")
@@ -87,6 +86,8 @@ class PriorStrategy(Strategy):
         return super().choose(state)
 
     def _scores(self, state: GameState) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+        from wordle_core.kernels.buckets import weighted_stats
+
         rows = state.legal_rows
         w = self.prior(state)[state.candidates]
         h, sq, _ = weighted_stats(state.matrix, rows, state.candidates, w, state.lexicon.n_patterns)

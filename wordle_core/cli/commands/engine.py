@@ -6,7 +6,6 @@ import argparse
 import sys
 from typing import Any
 
-from wordle_core.analysis.simulate import default_opener, simulate
 from wordle_core.cli.commands.beyond import add_boards_arg, run_boards
 from wordle_core.cli.common import (
     add_hard_arg,
@@ -27,7 +26,6 @@ from wordle_core.cli.common import (
 from wordle_core.game.feedback import int_to_digits, pattern_to_emoji, score, score_digits
 from wordle_core.game.lexicon import BUILTINS, load_lexicon
 from wordle_core.game.state import GameState, parse_history
-from wordle_core.strategies import get_strategy, list_strategies
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -111,6 +109,8 @@ def cmd_candidates(args: argparse.Namespace) -> int:
 
 
 def cmd_strategies(args: argparse.Namespace) -> int:
+    from wordle_core.strategies import list_strategies
+
     rows = list_strategies()
     if args.json:
         print_json(rows)
@@ -128,6 +128,9 @@ def _load_tree(args: argparse.Namespace, lex):
 
 
 def cmd_simulate(args: argparse.Namespace) -> int:
+    from wordle_core.analysis.simulate import simulate
+    from wordle_core.strategies import get_strategy
+
     if args.boards > 1:
         return run_boards("simulate", args)
     check_output_file(args.save_tree, "--save-tree")
@@ -154,6 +157,8 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
+    from wordle_core.analysis.simulate import default_opener
+
     if args.boards > 1:
         return run_boards("solve", args)
     lex = lexicon_from(args)

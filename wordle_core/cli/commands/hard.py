@@ -15,7 +15,6 @@ from wordle_core.cli.common import (
     word_arg,
 )
 from wordle_core.errors import WordleError
-from wordle_core.tables.verdicts import shipped_verdicts
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -41,6 +40,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 def cmd_hard_verdict(args: argparse.Namespace) -> int:
     from wordle_core.search.hard import hard_verdict
+    from wordle_core.tables.verdicts import shipped_verdicts
 
     check_output_file(args.witness, "--witness")
     lex = lexicon_from(args)

@@ -28,7 +28,6 @@ from wordle_core.cli.common import (
 )
 from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, Lexicon, resolve_lexicon
-from wordle_core.search.exact import INF, ExactSolver, optimal_for_opener, prove_best_opener
 from wordle_core.search.openers import top_openers
 
 POOLS = ("all", "answers")
@@ -65,6 +64,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_optimal(args: argparse.Namespace) -> int:
+    from wordle_core.search.exact import ExactSolver, optimal_for_opener
+
     pool = args.guesses if args.guesses in POOLS else "all"
     custom_guesses = None if args.guesses in POOLS else args.guesses
     check_output_file(args.save_tree, "--save-tree")
@@ -123,6 +124,8 @@ def _print_line(r: dict[str, object], lexicon: str) -> None:
 
 
 def _best(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
+    from wordle_core.search.exact import INF, ExactSolver, prove_best_opener
+
     if args.opener or args.top is not None or args.save_tree:
         raise WordleError("--best takes no --opener, --top or --save-tree")
     solver = ExactSolver(lex, hard=args.hard, pool=pool, exact=True,
@@ -144,7 +147,7 @@ def _best(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
 def _rank(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
     from pathlib import Path
 
-    from wordle_core.search.exact import rank_openers
+    from wordle_core.search.exact import INF, ExactSolver, rank_openers
     from wordle_core.tables.exact import rank_metadata, rank_records, write_rank
     from wordle_core.tables.verdicts import shipped_verdicts
 

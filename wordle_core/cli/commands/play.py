@@ -11,10 +11,10 @@ from __future__ import annotations
 import argparse
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import numpy as np
 
-from wordle_core.analysis.simulate import default_opener
 from wordle_core.cli.commands.beyond import add_boards_arg, run_boards
 from wordle_core.cli.common import (
     DEFAULT_STRATEGY,
@@ -22,6 +22,7 @@ from wordle_core.cli.common import (
     add_hard_arg,
     add_json_arg,
     add_lexicon_args,
+    found_opener_scores,
     lexicon_from,
     matrix_for,
     print_json,
@@ -34,8 +35,14 @@ from wordle_core.errors import WordleError
 from wordle_core.game.feedback import pattern_to_emoji
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState, parse_history
-from wordle_core.game.tree import Tree
-from wordle_core.strategies.base import Strategy
+
+if TYPE_CHECKING:
+    from wordle_core.game.tree import Tree
+    from wordle_core.search.openers import OpenerScores
+    from wordle_core.strategies.base import Strategy
+
+
+HINT_STRATEGY = "entropy"  # what `play`'s hint asks: quick, and its numbers are the review's
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -146,6 +153,8 @@ def _table_has_other_openers(path: str, lex: Lexicon, hard: bool, opener: str) -
 
 
 def _opener_row(args: argparse.Namespace, lex: Lexicon, tree: Tree | None) -> int:
+    from wordle_core.analysis.simulate import default_opener
+
     if args.opener:
         return lex.guess_id(args.opener)
     if tree is not None:
@@ -154,6 +163,11 @@ def _opener_row(args: argparse.Namespace, lex: Lexicon, tree: Tree | None) -> in
 
 
 # --- suggest ---------------------------------------------------------------------------
+def _first_table(state: GameState, lex: Lexicon) -> OpenerScores | None:
+    """The saved opener table (``pipeline scores``), read only when the first guess is asked for."""
+    return found_opener_scores(lex) if state.turn == 0 else None
+
+
 def cmd_suggest(args: argparse.Namespace) -> int:
     from wordle_core.interactive.suggest import suggest
 
@@ -163,7 +177,8 @@ def cmd_suggest(args: argparse.Namespace) -> int:
     state = GameState.from_history(lex, history, args.hard, matrix_for(lex))
     first = lex.normalise(history[0][0]) if history else args.opener
     tree = tree_from(args, lex, first)
-    res = suggest(state, strat, top=args.top, tree=tree, opener=_opener_row(args, lex, tree))
+    res = suggest(state, strat, top=args.top, tree=tree, opener=_opener_row(args, lex, tree),
+                  first=_first_table(state, lex))
     if args.json:
         print_json(res.to_dict())
         return 0
@@ -247,7 +262,8 @@ def cmd_assist(args: argparse.Namespace) -> int:
     opener = lex.normalise(args.opener) if args.opener else None
     tree = tree_from(args, lex, opener)
     session = AssistSession(lex, matrix_for(lex), strat, hard=args.hard, tree=tree,
-                            opener=_opener_row(args, lex, tree), top=args.top)
+                            opener=_opener_row(args, lex, tree), top=args.top,
+                            first=found_opener_scores(lex))
     return run_loop(session)
 
 
@@ -256,13 +272,15 @@ def cmd_play(args: argparse.Namespace) -> int:
 
     lex = lexicon_from(args)
     mat = matrix_for(lex)
+    hints = strategy_for(HINT_STRATEGY, lex)  # cheap: its kernels load on the first hint
     if args.evil:
-        return run_loop(PlaySession(lex, mat, hard=args.hard, evil=True))
+        return run_loop(PlaySession(lex, mat, hard=args.hard, evil=True, hint_strategy=hints))
     if args.answer:
         answer = lex.answer_id(args.answer)
     else:
         answer = int(np.random.default_rng(args.seed).integers(len(lex.answers)))
-    return run_loop(PlaySession(lex, mat, hard=args.hard, answer=answer))
+    return run_loop(PlaySession(lex, mat, hard=args.hard, answer=answer, hint_strategy=hints,
+                                answer_known=bool(args.answer)))
 
 
 # --- evil-solve -------------------------------------------------------------------------

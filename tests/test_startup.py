@@ -1,0 +1,156 @@
+"""Start-up: the quick commands load none of numba, the kernels, pandas, fastavro or Beam.
+
+Each case runs in a fresh interpreter (``python -c``) and prints the heavy modules
+found in ``sys.modules`` after the command: a module-level import of a kernel or of
+pandas anywhere under the CLI's parser or these commands shows up here.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = ("numba", "llvmlite", "pandas", "fastavro", "apache_beam", "matplotlib",
+         "wordle_core.kernels", "wordle_core.search.exact", "wordle_core.search.hard")
+
+PROBE = """
+import contextlib, io, json, sys
+import wordle_core.cli as cli
+out = io.StringIO()
+code = None
+with contextlib.redirect_stdout(out):
+    try:
+        code = cli.main({argv!r})
+    except SystemExit as exc:
+        code = exc.code
+heavy = sorted(m for m in sys.modules if m.split(".")[0] in {top!r} or m.startswith({prefixes!r}))
+print(json.dumps({{"code": code, "out": out.getvalue(), "heavy": heavy}}))
+"""
+
+
+def _run(argv: list[str]) -> dict:
+    top = {h for h in HEAVY if "." not in h}
+    prefixes = tuple(h for h in HEAVY if "." in h)
+    code = PROBE.format(argv=argv, top=top, prefixes=prefixes)
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
+    assert res.returncode == 0, res.stderr
+    return json.loads(res.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.parametrize("argv, shows", [
+    (["score", "salet", "crane"], "bybyb"),
+    (["score", "salet", "crane", "--emoji"], "\u2b1b\U0001f7e8"),
+    (["candidates", "--history", "salet:bybgb"], "7 candidates"),
+    (["lexicons"], "wordle"),
+    (["strategies"], "entropy"),
+    (["--help"], "play:"),
+    (["--version"], "wordle-lab "),
+])
+def test_quick_commands_load_nothing_heavy(argv: list[str], shows: str) -> None:
+    got = _run(argv)
+    assert got["code"] in (0, None), got
+    assert shows in got["out"]
+    assert got["heavy"] == [], f"{' '.join(argv)} loaded {got['heavy']}"
+
+
+def test_import_wordle_core_is_light_and_names_resolve() -> None:
+    code = ("import sys, wordle_core as wl; before = 'wordle_core.api' in sys.modules; "
+            "print(before, wl.score('speed', 'abide'), 'numba' in sys.modules, "
+            "sorted(set(wl.__all__) - set(dir(wl))))")
+    res = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT,
+                         timeout=120)
+    assert res.stdout.split() == ["False", "bbyby", "False", "[]"], res.stdout + res.stderr
+
+
+def test_unknown_attribute_is_an_attribute_error() -> None:
+    import wordle_core
+
+    with pytest.raises(AttributeError, match="no attribute 'nope'"):
+        wordle_core.nope  # noqa: B018
+
+
+def test_greedy_measure_numbers_match_the_kernel() -> None:
+    from wordle_core.kernels import greedy as kernel
+    from wordle_core.strategies import greedy
+
+    assert (greedy.ENTROPY, greedy.EXPECTED_SIZE, greedy.MINIMAX, greedy.PARTITIONS) == (
+        kernel.ENTROPY, kernel.EXPECTED_SIZE, kernel.MINIMAX, kernel.PARTITIONS)
+
+
+def test_help_lists_every_command_once_grouped() -> None:
+    from wordle_core.cli import HELP_GROUPS, build_parser
+
+    parser = build_parser()
+    text = parser.format_help()
+    sub = next(a for a in parser._actions if a.dest == "command")
+    names = list(sub.choices)
+    for name in names:
+        assert sum(line.split()[:1] == [name] for line in text.splitlines()) == 1, name
+    headings = [h for h, _ in HELP_GROUPS]
+    assert headings[:2] == ["play", "analyse"]
+    at = [text.index(f"\n{h}:\n") for h in headings]
+    assert at == sorted(at)
+    assert text.index("\n  play ") < text.index("\n  simulate ") < text.index("\n  run ")
+
+
+def test_first_suggestion_off_the_opener_table_is_the_computed_one(small_lex):
+    """suggest's first guess read off an opener_scores table equals the computed one."""
+    from wordle_core.game.matrix import pattern_matrix
+    from wordle_core.game.state import GameState
+    from wordle_core.interactive.suggest import suggest
+    from wordle_core.search.openers import compute_opener_scores
+    from wordle_core.strategies import get_strategy
+
+    mat = pattern_matrix(small_lex)
+    table = compute_opener_scores(small_lex, mat)
+    strat = get_strategy("entropy")
+    for hard in (False, True):
+        state = GameState.new(small_lex, hard, mat)
+        for opener in (None, 3):
+            a = suggest(state, strat, top=6, opener=opener, first=table).to_dict()
+            b = suggest(state, strat, top=6, opener=opener).to_dict()
+            assert a == b
+    after = GameState.new(small_lex, False, mat).play(0, 5)  # past the first guess: computed
+    assert suggest(after, strat, first=table).to_dict() == suggest(after, strat).to_dict()
+
+
+def test_cold_kernel_cache_is_seen_from_file_names(tmp_path):
+    from pipelines.warm import KERNEL_MODULES, cache_is_cold
+
+    assert cache_is_cold(tmp_path / "missing")
+    assert cache_is_cold(tmp_path)
+    for m in KERNEL_MODULES[:-1]:
+        (tmp_path / f"{m}.bucket_stats-12.py311.nbi").write_bytes(b"")
+    assert cache_is_cold(tmp_path)  # one module has nothing cached
+    (tmp_path / f"{KERNEL_MODULES[-1]}.solve-40.py311.nbi").write_bytes(b"")
+    assert not cache_is_cold(tmp_path)
+
+
+def test_warm_up_steps_and_their_lines(tmp_path):
+    import io
+
+    from pipelines import transforms
+    from pipelines.runner import JobProgress, Stage
+    from pipelines.warm import step_label, warm_steps
+    from wordle_core.game.lexicon import load_lexicon
+
+    spec = transforms.LexiconSpec.of(load_lexicon("wordle"))
+    fn = transforms.PlayOpenerFn(spec, ["entropy", "minimax"], ["normal", "hard"],
+                                 ["opener_summaries", "hard_verdicts"])
+    labels = [step_label(h, s) for h, s in warm_steps(fn)]
+    assert labels == ["entropy, normal mode", "minimax, normal mode", "hard-mode verdict",
+                      "entropy, hard mode", "minimax, hard mode"]
+    out = io.StringIO()
+    prog = JobProgress([Stage("play", 4), Stage("publish", 1, 0.5)], stream=out)
+    prog.note("compiling kernels, once: 1 of 5 (entropy, normal mode)")
+    with prog.timed("publish"):
+        pass
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "compiling kernels, once: 1 of 5 (entropy, normal mode)"
+    assert lines[-1].split() == ["[2/2", "publish]", "1/1", "100%"]
