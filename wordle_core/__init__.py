@@ -5,7 +5,9 @@ The API takes and returns words (python-chess style)::
     >>> import wordle_core as wl
     >>> wl.score("speed", "abide")
     Feedback('bbyby')
-    >>> wl.Position([("salet", "bybgb")]).candidates[:3]
+    >>> wl.Position([("salet", "bybgb")]).candidates[:3]  # today's NYT game, nyt2023
+    ('abbey', 'ached', 'added')
+    >>> wl.Position([("salet", "bybgb")], lexicon="wordle").candidates[:3]  # the 2021 game
     ('abbey', 'agree', 'aider')
 
 See :mod:`wordle_core.api` and the README's "Python API" section. The engine below it
@@ -20,14 +22,17 @@ from wordle_core.api import (
     HardVerdict,
     Optimum,
     Position,
+    RankedOpener,
     SimulationResult,
     StrategyInfo,
     Turn,
     best_guesses,
     candidates,
+    exact_ranking,
     hard_verdict,
     list_strategies,
     optimal,
+    proven_ranking,
     read_table,
     score,
     simulate,
@@ -59,6 +64,7 @@ __all__ = [
     "Lexicon",
     "Optimum",
     "Position",
+    "RankedOpener",
     "SimulationResult",
     "StrategyInfo",
     "Turn",
@@ -69,6 +75,7 @@ __all__ = [
     "WrongLengthError",
     "best_guesses",
     "candidates",
+    "exact_ranking",
     "hard_verdict",
     "list_strategies",
     "load_lexicon",
@@ -77,6 +84,7 @@ __all__ = [
     "pattern_matrix",
     "pattern_to_emoji",
     "pattern_to_str",
+    "proven_ranking",
     "read_table",
     "resolve_lexicon",
     "score",

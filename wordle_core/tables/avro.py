@@ -40,7 +40,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from wordle_core.errors import WordleError
 
@@ -166,7 +166,7 @@ def decode(data: bytes, table: str, where: str) -> list[dict[str, Any]]:
             kind = next((t for t, n in RECORD_TYPES.items() if n == name), None)
             what = f"the {kind!r} table" if kind else f"a foreign schema ({name or type(schema).__name__})"
             raise TableError(f"{where!r} holds {what}, not {table!r}")
-        return list(reader)
+        return cast("list[dict[str, Any]]", list(reader))
     except TableError:
         raise
     except Exception as exc:
@@ -432,7 +432,7 @@ def read_with_metadata(data: bytes, where: str = "the Avro file",
         reader = fastavro.reader(io.BytesIO(data))
         meta = {k: v.decode() if isinstance(v, bytes) else str(v)
                 for k, v in reader.metadata.items() if k.startswith("wordle_lab.")}
-        return list(reader), meta
+        return cast("list[dict[str, Any]]", list(reader)), meta
     except Exception as exc:
         first = str(exc).splitlines()[0] if str(exc) else "truncated or corrupt"
         raise TableError(f"{where!r} is not a readable Avro file ({type(exc).__name__}: {first})") from None
