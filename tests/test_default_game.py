@@ -150,6 +150,12 @@ def test_rank_report_json(capsys, tmp_path):
             "nyt2023,entropy,normal,salet,3158,11310,3.5814,39.0,100.0,6,0,2",
             "nyt2023,entropy,normal,fuzzy,3158,13000,4.1165,10.0,99.9,7,3,3"]
     (tmp_path / "rankings.csv").write_text(head + "\n".join(rows) + "\n")
+    from wordle_core.tables.avro import MANIFEST, file_entry, manifest_of
+
+    # rank --report reads only a report its manifest vouches for (as `wordle-lab report` writes)
+    man = manifest_of("report", [file_entry("rankings.csv", (tmp_path / "rankings.csv").read_bytes(), 0)],
+                      "manual")
+    (tmp_path / MANIFEST).write_text(man.to_json())
     code, out, _ = run_main(["rank", "--report", str(tmp_path), "--json"], capsys)
     assert code == 0
     got = json.loads(out)

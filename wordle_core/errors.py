@@ -100,17 +100,28 @@ class OneLineParser(argparse.ArgumentParser):
         sys.stderr.write(f"{self.prog}: error: {message}\n")
         raise SystemExit(EXIT_USAGE)
 
-    def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
+    def parse_known_args(self, args=None, namespace=None):
         ns, extra = super().parse_known_args(args, namespace)
+        problem = None
         for action in self._actions:
             value = getattr(ns, action.dest, None) if action.option_strings else None
             if isinstance(value, int) and not isinstance(value, bool) and abs(value) > MAX_FLAG_INT \
                     and value != action.default:
-                self.error(f"{action.option_strings[0]}: {value} is out of range (at most "
-                           f"{MAX_FLAG_INT:,})")
+                problem = f"{action.option_strings[0]}: {value} is out of range (at most {MAX_FLAG_INT:,})"
             what = PATH_METAVARS.get(action.metavar) if isinstance(action.metavar, str) else None
             if what and isinstance(value, str) and not value.strip() and value != action.default:
-                self.error(f"{action.option_strings[0]}: expected {what}, got an empty value")
+                problem = f"{action.option_strings[0]}: expected {what}, got an empty value"
+            if problem:
+                break
+        if problem and callable(getattr(ns, "func", None)):
+            # a command's own flag: refused when the command runs, like its other checks
+            # (one line, exit 2, returned by the command line rather than raised)
+            def refuse(*_a: object, _msg: str = problem) -> int:
+                raise WordleError(_msg)
+
+            ns.func = refuse
+        elif problem:
+            self.error(problem)
         return ns, extra
 
 
