@@ -6,7 +6,7 @@ pattern reads) and then recurses into the buckets of the few guesses whose lower
 is still below the best total found. Per node that is a data-dependent loop with early
 exits, memo look-ups and recursion, which numpy cannot express without a Python call
 per node (~50 µs each: minutes per opener). Compiled, a node costs microseconds.
-Numba is a well-kept JIT already in the project's dependencies, and ``cache=True``
+Numba is a well-kept JIT already in the project's dependencies, and ``cache=CACHE``
 keeps the compiled code on disk so only the first run pays for compilation.
 
 Conventions
@@ -41,19 +41,17 @@ from numba import njit, prange, types
 from numba.extending import overload
 from numba.typed import Dict
 
-from wordle_core.kernels.buckets import (
-    PAIR_ANSWERS_MAX,
-    PAIR_COUNT_MAX,
+from wordle_core.kernels.buckets.counts import (
     PAIRS_MAX,
     PRUNED_PAIRS_MAX,
     count_buckets,
     count_columns,
     distinct_pairs,
     is_dense,
-    pair_count_extremes,
-    pair_counts,
-    row_is_perfect,
 )
+from wordle_core.kernels.buckets.pairs import PAIR_ANSWERS_MAX, pair_count_extremes, pair_counts
+from wordle_core.kernels.buckets.stats import row_is_perfect
+from wordle_core.kernels.buckets.vector import CACHE  # (False with the plain twins: nothing cached)
 from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraints)
     capacity,
     filter_scratch,
@@ -157,7 +155,7 @@ def neighbour_groups(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     return grp, np.array(start, np.int64), np.concatenate(members).astype(np.int32)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def dominators(codes, arow, cands, grp, start, members, present, dom) -> int:
     """For every guess row ``h``: ``dom[h]``, a guess that dominates ``h`` over ``cands``
     (normal mode, every guess allowed), or -1 when none is found; returns how many rows
@@ -219,7 +217,7 @@ def dominators(codes, arow, cands, grp, start, members, present, dom) -> int:
     return k
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def kept_rows(dom, out) -> int:
     """The rows ``h``, ascending, with no dominator (``dom[h] < 0``, :func:`dominators`);
     written into ``out``, their number returned. ``out`` may be ``dom`` itself (``k <= h``:
@@ -232,7 +230,7 @@ def kept_rows(dom, out) -> int:
     return k
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def undominated_rows(codes, arow, cands, grp, start, members, present, out) -> int:
     """The guess rows, ascending, that :func:`dominators` finds no dominator for over
     ``cands``; written into ``out`` (at least a row per guess), their number returned."""
@@ -240,9 +238,9 @@ def undominated_rows(codes, arow, cands, grp, start, members, present, out) -> i
     return kept_rows(out[:codes.shape[0]], out)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def set_key(cands: np.ndarray, d: int, hard: bool, cg: np.ndarray, cn: np.ndarray
-            ) -> tuple[int, int]:
+            ) -> tuple[np.int64, np.int64]:
     """128-bit key of a position: sorted candidates, guesses left and, in hard mode, the
     obligations (``cg``: green symbol per position or -1, ``cn``: least count per symbol).
 
@@ -275,7 +273,7 @@ def set_key(cands: np.ndarray, d: int, hard: bool, cg: np.ndarray, cn: np.ndarra
     return (np.int64(h1), np.int64(h2))
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def cons_child(cg: np.ndarray, cn: np.ndarray, codes: np.ndarray, g: int, p: int, length: int):
     """Hard-mode obligations after guess row ``g`` showed pattern ``p`` (new arrays; the
     rule itself is :func:`wordle_core.kernels.hard.obligations_after`)."""
@@ -285,7 +283,7 @@ def cons_child(cg: np.ndarray, cn: np.ndarray, codes: np.ndarray, g: int, p: int
     return ng, nn
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def scan(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: int, est: np.ndarray,
          counts: np.ndarray, touched: np.ndarray):
     """Per allowed guess: bucket count, green flag, largest non-green bucket, heuristic.
@@ -328,7 +326,7 @@ def scan(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: int, est: 
     return nb, isg, maxb, h
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _top_w(h: np.ndarray, w: int) -> np.ndarray:
     """Indices of the ``w`` smallest ``h`` (ties: lower index first), best first."""
     G = h.shape[0]
@@ -353,7 +351,7 @@ def _top_w(h: np.ndarray, w: int) -> np.ndarray:
     return idx[:k]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def split_into(MT: np.ndarray, cands: np.ndarray, g: int, green: int, cnt: np.ndarray,
                pos: np.ndarray, out: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
                pats: np.ndarray) -> int:
@@ -402,7 +400,7 @@ def split_into(MT: np.ndarray, cands: np.ndarray, g: int, green: int, cnt: np.nd
     return k
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def bucket_split(MT: np.ndarray, cands: np.ndarray, g: int, green: int, n_pat: int):
     """Candidates grouped by pattern (stable): (grouped cands, starts, sizes, patterns) of
     the non-green buckets, largest bucket first (new arrays; see :func:`split_into`)."""
@@ -415,7 +413,7 @@ def bucket_split(MT: np.ndarray, cands: np.ndarray, g: int, green: int, n_pat: i
     return out, starts[:k].copy(), sizes[:k].copy(), pats[:k].copy()
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def hard_capacity(cg: np.ndarray, d: int) -> int:
     """Most answers any hard-mode strategy can still separate within ``d`` guesses when the
     positions with a known green are ``cg >= 0``: :func:`wordle_core.kernels.hard.capacity`
@@ -429,7 +427,7 @@ def hard_capacity(cg: np.ndarray, d: int) -> int:
     return capacity(f, d)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _lb_set(m: int, d: int) -> int:
     """Size-only lower bound of a set of ``m`` answers with ``d`` guesses left."""
     if m == 1:
@@ -439,7 +437,7 @@ def _lb_set(m: int, d: int) -> int:
     return 2 * m - 1
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def set_floor(m: int, d: int, kmax: int) -> int:
     """Lower bound of the value of a set of ``m`` answers with ``d`` guesses left when no
     allowed guess makes more than ``kmax`` buckets of it (the green one included; e.g. the
@@ -464,7 +462,7 @@ def set_floor(m: int, d: int, kmax: int) -> int:
     return max(lb, 3 * m - kmax - 1)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def can_beat(ub: np.ndarray, legal: np.ndarray, n: int, T: int, sel: np.ndarray) -> int:
     """The guesses whose bound may still be below ``beta`` (``T = 3n - beta``).
 
@@ -482,7 +480,7 @@ def can_beat(ub: np.ndarray, legal: np.ndarray, n: int, T: int, sel: np.ndarray)
     return k
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _store(memo, key, v: int, exact: int, g: int) -> None:
     if exact == 0 and key in memo:
         old = memo[key]
@@ -491,7 +489,7 @@ def _store(memo, key, v: int, exact: int, g: int) -> None:
     memo[key] = (v, exact, g)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def _store_perfect(memo, key, v: int, row: int, gmap) -> None:
     """A perfect split's value, found over the rows of ``gmap`` (empty: every row). The
     first such guess among the undominated ones need not be the first among all (a
@@ -503,7 +501,7 @@ def _store_perfect(memo, key, v: int, row: int, gmap) -> None:
         _store(memo, key, v, 0, -1)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def perfect_candidate(MT, arow, cands, seen) -> int:
     """The guess row of the first candidate (in ``cands`` order) that gives every other
     candidate its own pattern, or -1: playing it costs the bound ``2n - 1``."""
@@ -513,7 +511,7 @@ def perfect_candidate(MT, arow, cands, seen) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def localise(MT, codes, arow, cands, cub, local, dom):
     """Prepare ``local`` (:func:`frames`) for the buckets of ``cands``: its undominated
     guesses (:func:`undominated_rows`), their columns of ``MT`` at the candidates' rows,
@@ -531,7 +529,7 @@ def localise(MT, codes, arow, cands, cub, local, dom):
     return k
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def localise_rows(MT, arow, cands, legal, cub, local):
     """:func:`localise` over every row of ``legal`` (hard mode: a position's allowed
     guesses, every candidate among them): a bucket whose feedback obliges nothing new
@@ -542,7 +540,7 @@ def localise_rows(MT, arow, cands, legal, cub, local):
     return k
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def _copy_columns(MT, arow, cands, cub, local, k):
     """The second half of :func:`localise`: the ``k`` rows in ``local``'s ``rows``
     ordered by their bound, their columns copied, the pair cache (if any) emptied."""
@@ -568,7 +566,7 @@ def _copy_columns(MT, arow, cands, cub, local, k):
         used[:] = 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def stable_order(keys, span: int):
     """The positions of ``keys`` (each in ``0 .. span - 1``) by ascending key, ascending
     within a key: a stable counting sort."""
@@ -585,7 +583,7 @@ def stable_order(keys, span: int):
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def order_by_bound(rows, ub, n: int) -> None:
     """Reorder ``rows`` in place by ``min(ub[row], n)``, most first, ascending within a
     value (:func:`stable_order`): the guesses that may matter to a count bound
@@ -599,7 +597,7 @@ def order_by_bound(rows, ub, n: int) -> None:
         rows[t] = src[order[t]]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def bound_prefix(ub, legal, n: int, T: int) -> int:
     """How many of ``legal`` (ordered by :func:`order_by_bound`) :func:`can_beat` keeps:
     the first ``k``, those with ``min(ub, n) + 1 > T``."""
@@ -609,7 +607,7 @@ def bound_prefix(ub, legal, n: int, T: int) -> int:
     return k
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def local_views(local, n_answers, k):
     """``(mt, legal, ub, pairs)`` of ``local`` after :func:`localise` made ``k`` guesses:
     the matrix ``n_answers x k``, the rows ``0..k-1``, their bounds and the pair cache
@@ -622,7 +620,7 @@ def local_views(local, n_answers, k):
             (rows, pr[1], pr[2][:slots], pr[3]))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, memo, key, stats, gmap):
     """Lower bound of a set's value from its bucket counts alone, without a search; memoised.
 
@@ -652,7 +650,7 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
     # bound (order_by_bound): the ones can_beat keeps are the first n_sel
     ordered = gmap.shape[0] > 0 and dense
     n_sel = bound_prefix(ub, legal, n, 3 * n - beta) if ordered else G
-    if n <= PAIR_COUNT_MAX and dense and pairs[0].shape[0] > 0:
+    if n <= PAIRS_MAX and dense and pairs[0].shape[0] > 0:
         # the guesses in order, as solve counts such sets: only the extremes are read
         # out of the pair bitsets' counts (the first perfect guess, the most buckets)
         stats[ST_CELLS] += n * n_sel
@@ -717,7 +715,7 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
     return lb
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, width, exact, hard,
           memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats, fr, rule,
           pairs):
@@ -793,7 +791,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
         # no candidate splits perfectly; a non-candidate that does costs 2n, the bound.
         T = 3 * n - beta  # (as in 2. below)
         dense = is_dense(MT, legal)
-        if n <= PAIR_COUNT_MAX and dense and pairs[0].shape[0] > 0:
+        if n <= PAIRS_MAX and dense and pairs[0].shape[0] > 0:
             # small set, normal mode: count every guess by the answers' pairwise
             # collision bitsets (pair_counts) and take the first perfect guess; if there
             # is none, the counts serve the scan.
@@ -1174,7 +1172,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     return beta if beta > lb_known else lb_known
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def bucket_bounds(MT, codes, lcounts, cands, o, legal, green, n_pat, hard, length, n_sym):
     """Opener row ``o``'s non-green buckets (as :func:`bucket_split`) and a lower bound of
     each bucket's value: ``max(2m - 1, min over guesses of 3m - B - [guess in bucket])``,
@@ -1200,7 +1198,7 @@ def bucket_bounds(MT, codes, lcounts, cands, o, legal, green, n_pat, hard, lengt
     return out, starts, sizes, pats, lbs
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=CACHE, parallel=True)
 def opener_bounds(MT, codes, lcounts, cands, openers, legal, green, n_pat, hard, length,
                   n_sym):
     """Lower bound of each opener's total: ``n`` plus the sum of
@@ -1214,7 +1212,7 @@ def opener_bounds(MT, codes, lcounts, cands, openers, legal, green, n_pat, hard,
     return out_lb
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def lookup(memo, cands, d, hard, cg, cn):
     """The memo entry of a position, or (-1, 0, -1)."""
     key = set_key(cands, d, hard, cg, cn)
@@ -1226,7 +1224,7 @@ def lookup(memo, cands, d, hard, cg, cn):
 # --- a whole tree of the width-limited search --------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def rows_bits_into(rows: np.ndarray, out: np.ndarray) -> None:
     """``out``: the bitset of ``rows`` (bit ``r % 64`` of word ``r // 64``), the form of
     :func:`wordle_core.kernels.hard.rows_bitset`."""
@@ -1236,7 +1234,7 @@ def rows_bits_into(rows: np.ndarray, out: np.ndarray) -> None:
         out[r >> 6] |= np.uint64(1) << np.uint64(r & 63)
 
 
-@overload(choice, jit_options={"cache": True, "nogil": True})
+@overload(choice, jit_options={"cache": CACHE, "nogil": True})  # type: ignore[typeddict-unknown-key]
 def _tree_choice(how, cands, legal, cg, cn, d):
     """The search's best first guess at a position, as
     :func:`wordle_core.kernels.walk.walk_tree` asks for a choice (``how``: the 22

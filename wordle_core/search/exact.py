@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -198,7 +199,7 @@ class ExactSolver:
         """The pair cache's figures so far: ``slots``, pair rows ``made`` and rows
         ``replaced`` (made in a row that held another pair)."""
         used = self._pairs[3]
-        return {"slots": int(self.pair_slots), "made": int(used[0]), "replaced": int(used[1])}
+        return {"slots": int(self.pair_slots or 0), "made": int(used[0]), "replaced": int(used[1])}
 
     def reset(self) -> None:
         """Forget every memoised position (the next searches start from scratch)."""
@@ -453,7 +454,8 @@ class ExactSolver:
         self._root = (key, ub)
         return ub
 
-    def opener_order(self, openers: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def opener_order(self, openers: np.ndarray | Sequence[int] | None = None
+                     ) -> tuple[np.ndarray, np.ndarray]:
         """(openers sorted by the free bound ``3n - B - [opener is an answer]``, those bounds):
         most buckets first, i.e. roughly best (and cheapest to prove) first; ties alphabetical."""
         lex = self.lexicon
