@@ -380,19 +380,19 @@ def test_bucket_split_matches_split_by_pattern(wordle: Lexicon) -> None:
     green = wordle.n_patterns - 1
     fr = kx.frames(2, len(wordle.answers), len(wordle.guesses), wordle.n_patterns, wordle.length,
                    len(wordle.alphabet))
-    out, starts, sizes, pats = fr[0][1], fr[1][1], fr[2][1], fr[3][1]
+    out, starts, sizes, pats = fr.out[1], fr.starts[1], fr.sizes[1], fr.pats[1]
     rng = np.random.default_rng(21)
     for n in (1, 2, 3, 7, 40, 300, len(wordle.answers)):
         for _ in range(5):
             cands = np.sort(rng.choice(len(wordle.answers), n, replace=False)).astype(np.int32)
             g = int(rng.integers(len(wordle.guesses))) if n > 3 else wordle.answer_rows[cands[0]]
-            k = kx.split_into(mt, cands, g, green, fr[8], fr[9], out, starts, sizes, pats)
+            k = kx.split_into(mt, cands, g, green, fr.counts, fr.positions, out, starts, sizes, pats)
             ref = {p: b for p, b in split_by_pattern(mat, g, cands).items() if p != green}
             order = sorted(ref, key=lambda p: (-len(ref[p]), p))
             assert pats[:k].tolist() == order
             for i, p in enumerate(order):
                 assert out[starts[i]:starts[i] + sizes[i]].tolist() == ref[p].tolist()
-            assert not fr[8].any()  # the counters are left zero for the next split
+            assert not fr.counts.any()  # the counters are left zero for the next split
 
 
 def test_allocation_free_hard_filter_matches_the_rule(small_lex: Lexicon) -> None:
@@ -498,9 +498,9 @@ def test_bucket_counts_match_numpy_for_every_set_size(wordle: Lexicon, gather: b
             if len(pool) < n:
                 continue
             cands = np.sort(rng.choice(pool, n, replace=False)).astype(np.int32)
-            nb, isg = kn.count_buckets(mt, cands, rows, green, wordle.n_patterns)
+            nb, has_green = kn.count_buckets(mt, cands, rows, green, wordle.n_patterns)
             ref_nb, ref_g = distinct_counts_numpy(mt, cands, rows, green)
-            assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), (n, gather)
+            assert np.array_equal(nb, ref_nb) and np.array_equal(has_green, ref_g), (n, gather)
 
 
 def test_bucket_counts_match_numpy_beyond_243_patterns() -> None:
@@ -520,9 +520,9 @@ def test_bucket_counts_match_numpy_beyond_243_patterns() -> None:
                      np.sort(rng.choice(G, G // 3, replace=False)).astype(np.int32)):
             for n in (kn.PAIRS_MAX + 1, 150):
                 cands = np.sort(rng.choice(len(lex.answers), n, replace=False)).astype(np.int32)
-                nb, isg = kn.count_buckets(mt, cands, rows, green, lex.n_patterns)
+                nb, has_green = kn.count_buckets(mt, cands, rows, green, lex.n_patterns)
                 ref_nb, ref_g = distinct_counts_numpy(mt, cands, rows, green)
-                assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), (name, n)
+                assert np.array_equal(nb, ref_nb) and np.array_equal(has_green, ref_g), (name, n)
 
 
 def test_pair_counts_match_numpy_while_the_cache_forgets_pairs(wordle: Lexicon) -> None:
@@ -549,9 +549,9 @@ def test_pair_counts_match_numpy_while_the_cache_forgets_pairs(wordle: Lexicon) 
                 continue
             for _ in range(2):
                 cands = np.sort(rng.choice(pool, n, replace=False)).astype(np.int32)
-                nb, isg = kn.pair_counts(mt, cands, arow, green, cache)
+                nb, has_green = kn.pair_counts(mt, cands, arow, green, cache)
                 ref_nb, ref_g = distinct_counts_numpy(mt, cands, rows, green)
-                assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), n
+                assert np.array_equal(nb, ref_nb) and np.array_equal(has_green, ref_g), n
                 # the extremes read from the bit planes (no guess past the last one), over
                 # every guess and over a prefix of them (a word's worth or not)
                 for k in (len(rows), 1, 64, 65, int(rng.integers(2, len(rows)))):
@@ -657,8 +657,8 @@ def test_undominated_rows_leave_out_only_dominated_guesses(wordle: Lexicon) -> N
                 assert (joint == own).any(), lex.guesses[h]
             for m in (5, 20, 60):
                 sub = np.sort(rng.choice(cands, min(m, len(cands)), replace=False)).astype(np.int32)
-                nb, isg = count_buckets(mt, sub, legal, green, lex.n_patterns)
-                bound = 3 * len(sub) - nb - isg
+                nb, has_green = count_buckets(mt, sub, legal, green, lex.n_patterns)
+                bound = 3 * len(sub) - nb - has_green
                 assert nb[kept].max() == nb.max() and bound[kept].min() == bound.min()
     assert shares[("jaups", max(n for o, n in shares if o == "jaups"))] > 0.4, shares
 
@@ -802,18 +802,18 @@ def test_pairs_count_stops_after_the_first_perfect_split(wordle: Lexicon) -> Non
     for n in (3, 8, 20):
         cands = np.sort(rng.choice(len(wordle.answers), n, replace=False)).astype(np.int32)
         ref_nb, ref_g = distinct_counts_numpy(mt, cands, rows, green)
-        nb, isg, first, done = distinct_pairs(mt, cands, rows, True, green, True, 0)
+        nb, has_green, first, done = distinct_pairs(mt, cands, rows, True, green, True, 0)
         perfect = np.flatnonzero(ref_nb == n)
         assert first == (perfect[0] if len(perfect) else -1)
         assert done >= (first + 1 if first >= 0 else len(rows))
-        assert np.array_equal(nb[:done], ref_nb[:done]) and np.array_equal(isg[:done], ref_g[:done])
+        assert np.array_equal(nb[:done], ref_nb[:done]) and np.array_equal(has_green[:done], ref_g[:done])
 
 
 @pytest.mark.parametrize("dense", [True, False])
 def test_pruned_pairs_count_keeps_every_guess_that_can_reach_the_floor(wordle: Lexicon, dense: bool) -> None:
     """With a ``floor`` the pairwise count drops, a few candidates at a time, each guess
-    that can no longer score ``nb + isg > floor``: every guess that does has its exact
-    count; a dropped one gets an upper bound of it, ``isg`` set and ``nb + 1 <= floor``. With
+    that can no longer score ``nb + has_green > floor``: every guess that does has its exact
+    count; a dropped one gets an upper bound of it, ``has_green`` set and ``nb + 1 <= floor``. With
     ``floor = n`` (a guess dropped at its first repeated pattern) it finds the same first
     perfect split as a full count, for sets beyond PAIRS_MAX too. The sets are real
     positions (the buckets of five openers), so perfect splits occur at many sizes."""
@@ -853,11 +853,11 @@ def test_pruned_pairs_count_keeps_every_guess_that_can_reach_the_floor(wordle: L
         if n > PAIRS_MAX:
             continue
         for floor in (n - 3, n - 1, n):
-            nb, isg, _, _ = distinct_pairs(mt, cands, rows, dense, green, False, floor)
-            exact = (nb == ref_nb) & (isg == ref_g)
+            nb, has_green, _, _ = distinct_pairs(mt, cands, rows, dense, green, False, floor)
+            exact = (nb == ref_nb) & (has_green == ref_g)
             assert exact[nb + 1 > floor].all()
             assert exact[ref_nb + ref_g > floor].all()  # no guess that reaches it is lost
-            assert (nb >= ref_nb).all() and isg[~exact].all() and (nb[~exact] + 1 <= floor).all()
+            assert (nb >= ref_nb).all() and has_green[~exact].all() and (nb[~exact] + 1 <= floor).all()
             pruned += int((~exact).sum())
     assert min(found.values()) > 0 and pruned > 0, (found, pruned)
 
@@ -1035,9 +1035,9 @@ def test_perfect_split_pass_reads_only_guesses_whose_bound_allows_it(wordle: Lex
         cands = np.sort([int(rng.choice(parts[k])) for k in picked]).astype(np.int32)
         extra = rng.choice(np.setdiff1d(everyone, cands), 2 * n, replace=False)
         parent = np.sort(np.concatenate((cands, extra))).astype(np.int32)
-        nb, isg = count_buckets(mt, cands, rows, green, wordle.n_patterns)
+        nb, has_green = count_buckets(mt, cands, rows, green, wordle.n_patterns)
         perfect = rows[nb == n]
-        if perfect.size == 0 or isg[nb == n].any():
+        if perfect.size == 0 or has_green[nb == n].any():
             continue  # (a perfect candidate is found before this pass)
         nb_parent = count_buckets(mt, parent, rows, green, wordle.n_patterns)[0]
         want = None

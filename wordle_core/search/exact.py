@@ -188,7 +188,7 @@ class ExactSolver:
         self._base_rows = rows
         self._ub0 = np.full(len(lex.guesses), np.iinfo(np.int32).max, np.int64)
         self._ubs = np.zeros((0, len(lex.guesses)), np.int64)
-        self._frames: tuple | None = None
+        self._frames: kn.Frames | None = None
         self._search_thread: threading.Thread | None = None
         self._root: tuple[tuple, np.ndarray] | None = None
         self._feasibility: HardSolver | None = None  # made on first use (hard mode)
@@ -278,7 +278,7 @@ class ExactSolver:
             legal = np.ascontiguousarray(legal, dtype=np.int32)
             if legal.size > 1 and not bool(np.all(legal[1:] > legal[:-1])):
                 legal = np.unique(legal)  # (ascending, as the bitsets list them)
-            kn.rows_bits_into(legal, frames[11][int(d)])
+            kn.rows_bits_into(legal, frames.legal_bits[int(d)])
         args = (self._mt, self._codes, self._lcounts, self._arow, cands, legal, cg, cn,
                 self._ub0 if ub is None else ub, self._ub_scratch(int(d)), int(d),
                 int(beta), int(self.width), self._exact_flag(),
@@ -342,10 +342,10 @@ class ExactSolver:
             self._ubs = np.zeros((d + 1, len(self.lexicon.guesses)), np.int64)
         return self._ubs
 
-    def _frames_for(self, d: int) -> tuple:
+    def _frames_for(self, d: int) -> kn.Frames:
         """The search's per-depth scratch (:func:`wordle_core.kernels.exact.frames`) for
         positions with up to ``d`` guesses left (kept; widened when a deeper search comes)."""
-        if self._frames is None or self._frames[0].shape[0] <= d:
+        if self._frames is None or self._frames.out.shape[0] <= d:
             lex = self.lexicon
             prune, skip = self._prune_from(), self._skip_from()
             self._frames = kn.frames(max(d, self.limit), len(lex.answers), len(lex.guesses),
@@ -462,8 +462,8 @@ class ExactSolver:
         rows = self._base_rows if openers is None else np.asarray(openers, dtype=np.int32)
         rows = np.ascontiguousarray(rows, dtype=np.int32)
         cands = np.arange(len(lex.answers), dtype=np.int32)
-        nb, isg = count_buckets(self._mt, cands, rows, self._green, lex.n_patterns)
-        lb0 = 3 * len(cands) - nb - isg.astype(np.int64)
+        nb, has_green = count_buckets(self._mt, cands, rows, self._green, lex.n_patterns)
+        lb0 = 3 * len(cands) - nb - has_green.astype(np.int64)
         order = np.lexsort((rows, lb0))
         return rows[order], lb0[order]
 
