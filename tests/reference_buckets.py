@@ -64,3 +64,12 @@ def bucket_stats_numpy(
 ) -> BucketStats:
     """The statistics in vectorised numpy (reference for tests and benchmarks)."""
     return stats_from_block(patterns_for(matrix, guess_rows, cands), n_patterns)
+
+
+def distinct_counts_numpy(mt: np.ndarray, cands: np.ndarray, rows: np.ndarray, green: int
+                          ) -> tuple[np.ndarray, np.ndarray]:
+    """Per guess column ``rows`` of ``mt`` (answers x guesses): the number of distinct
+    patterns over ``cands`` and whether one is ``green`` (a sort, column by column)."""
+    block = np.sort(mt[np.ix_(cands, rows)].astype(np.int64), axis=0)
+    distinct = 1 + (np.diff(block, axis=0) != 0).sum(axis=0)
+    return distinct, (block == green).any(axis=0)

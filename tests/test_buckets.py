@@ -50,12 +50,12 @@ def _same(a, b) -> None:
 def _row_kernel(mat, rows, cands, n_pat):
     """The row kernel alone (the pre-blocking compiled kernel's loop order)."""
     rows = np.arange(mat.shape[0]) if rows is None else np.asarray(rows)
-    old = buckets.ROW_KERNEL_ROWS
-    buckets.ROW_KERNEL_ROWS = 1 << 62
+    old = buckets.stats.ROW_KERNEL_ROWS
+    buckets.stats.ROW_KERNEL_ROWS = 1 << 62
     try:
         return bucket_stats(mat, rows, cands, n_pat)
     finally:
-        buckets.ROW_KERNEL_ROWS = old
+        buckets.stats.ROW_KERNEL_ROWS = old
 
 
 def test_kernels_match_numpy_reference_on_random_positions(small_lex):
@@ -80,20 +80,20 @@ def test_threaded_and_serial_blocked_kernels_are_bit_identical(small_lex):
     mat = pattern_matrix(small_lex)
     P = small_lex.n_patterns
     rng = np.random.default_rng(7)
-    old_cells = buckets._PARALLEL_CELLS
+    old_cells = buckets.stats._PARALLEL_CELLS
     try:
         for _ in range(60):
             cands, rows = _random_position(rng, small_lex)
             buckets.set_threads(1)
             serial = bucket_stats(mat, rows, cands, P)
             buckets.set_threads(2)
-            buckets._PARALLEL_CELLS = 0  # force threads even for small blocks
+            buckets.stats._PARALLEL_CELLS = 0  # force threads even for small blocks
             threaded = bucket_stats(mat, rows, cands, P)
-            buckets._PARALLEL_CELLS = old_cells
+            buckets.stats._PARALLEL_CELLS = old_cells
             _same(serial, threaded)
     finally:
         buckets.set_threads(None)
-        buckets._PARALLEL_CELLS = old_cells
+        buckets.stats._PARALLEL_CELLS = old_cells
 
 
 def test_wide_counters_for_big_candidate_sets():
@@ -209,10 +209,10 @@ def test_matrices_too_big_to_transpose_use_the_row_kernel(small_lex, monkeypatch
     cands = np.sort(rng.choice(len(small_lex.answers), 40, replace=False))
     expected = bucket_stats(np.array(mat), None, cands, P)
     perfect = first_perfect_split(np.array(mat), np.arange(len(small_lex.guesses)), cands[:5], P)
-    monkeypatch.setattr(buckets, "_TRANSPOSE_MAX_BYTES", 0)
+    monkeypatch.setattr(buckets.stats, "_TRANSPOSE_MAX_BYTES", 0)
     _same(bucket_stats(mat, None, cands, P), expected)
     assert first_perfect_split(mat, np.arange(len(small_lex.guesses)), cands[:5], P) == perfect
-    assert not buckets._has_transposed(mat)
+    assert not buckets.stats._has_transposed(mat)
 
 
 def test_views_of_one_matrix_share_one_transposed_copy(small_lex, tmp_path):
@@ -233,7 +233,7 @@ def test_views_of_one_matrix_share_one_transposed_copy(small_lex, tmp_path):
     assert transposed(view) is mt
     assert HardSolver(small_lex, mapped).mt is mt
     assert exact_transposed(small_lex, mapped) is mt
-    assert buckets._has_transposed(view)
+    assert buckets.stats._has_transposed(view)
     other = np.array(mapped)  # same values, other memory
     assert transposed(other) is not mt and np.array_equal(transposed(other), mt)
     assert transposed(mapped[:, :5]) is not mt and np.array_equal(transposed(mapped[:, :5]), mt[:5])

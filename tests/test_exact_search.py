@@ -13,6 +13,7 @@ from functools import cache
 import numpy as np
 import pytest
 
+from tests.reference_buckets import distinct_counts_numpy
 from wordle_core.analysis.simulate import report_from_tree, simulate
 from wordle_core.game.feedback import all_green
 from wordle_core.game.lexicon import Lexicon, load_lexicon
@@ -379,19 +380,19 @@ def test_bucket_split_matches_split_by_pattern(wordle: Lexicon) -> None:
     green = wordle.n_patterns - 1
     fr = kx.frames(2, len(wordle.answers), len(wordle.guesses), wordle.n_patterns, wordle.length,
                    len(wordle.alphabet))
-    out, starts, sizes, pats = fr[0][1], fr[1][1], fr[2][1], fr[3][1]
+    out, starts, sizes, pats = fr.out[1], fr.starts[1], fr.sizes[1], fr.pats[1]
     rng = np.random.default_rng(21)
     for n in (1, 2, 3, 7, 40, 300, len(wordle.answers)):
         for _ in range(5):
             cands = np.sort(rng.choice(len(wordle.answers), n, replace=False)).astype(np.int32)
             g = int(rng.integers(len(wordle.guesses))) if n > 3 else wordle.answer_rows[cands[0]]
-            k = kx.split_into(mt, cands, g, green, fr[8], fr[9], out, starts, sizes, pats)
+            k = kx.split_into(mt, cands, g, green, fr.counts, fr.positions, out, starts, sizes, pats)
             ref = {p: b for p, b in split_by_pattern(mat, g, cands).items() if p != green}
             order = sorted(ref, key=lambda p: (-len(ref[p]), p))
             assert pats[:k].tolist() == order
             for i, p in enumerate(order):
                 assert out[starts[i]:starts[i] + sizes[i]].tolist() == ref[p].tolist()
-            assert not fr[8].any()  # the counters are left zero for the next split
+            assert not fr.counts.any()  # the counters are left zero for the next split
 
 
 def test_allocation_free_hard_filter_matches_the_rule(small_lex: Lexicon) -> None:
@@ -476,14 +477,6 @@ def test_bitset_hard_filter_matches_the_rule(small_lex: Lexicon, wordle: Lexicon
     assert checked > 20
 
 
-def _distinct_reference(mt: np.ndarray, cands: np.ndarray, rows: np.ndarray, green: int
-                        ) -> tuple[np.ndarray, np.ndarray]:
-    """Per guess row: distinct patterns over ``cands`` and whether one is all-green (numpy)."""
-    block = np.sort(mt[np.ix_(cands, rows)].astype(np.int64), axis=0)
-    distinct = 1 + (np.diff(block, axis=0) != 0).sum(axis=0)
-    return distinct, (block == green).any(axis=0)
-
-
 @pytest.mark.parametrize("gather", [False, True])
 def test_bucket_counts_match_numpy_for_every_set_size(wordle: Lexicon, gather: bool) -> None:
     """``count_buckets`` (pairwise SIMD path up to PAIRS_MAX candidates, byte flags above)
@@ -505,9 +498,9 @@ def test_bucket_counts_match_numpy_for_every_set_size(wordle: Lexicon, gather: b
             if len(pool) < n:
                 continue
             cands = np.sort(rng.choice(pool, n, replace=False)).astype(np.int32)
-            nb, isg = kn.count_buckets(mt, cands, rows, green, wordle.n_patterns)
-            ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
-            assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), (n, gather)
+            nb, has_green = kn.count_buckets(mt, cands, rows, green, wordle.n_patterns)
+            ref_nb, ref_g = distinct_counts_numpy(mt, cands, rows, green)
+            assert np.array_equal(nb, ref_nb) and np.array_equal(has_green, ref_g), (n, gather)
 
 
 def test_bucket_counts_match_numpy_beyond_243_patterns() -> None:
@@ -527,15 +520,15 @@ def test_bucket_counts_match_numpy_beyond_243_patterns() -> None:
                      np.sort(rng.choice(G, G // 3, replace=False)).astype(np.int32)):
             for n in (kn.PAIRS_MAX + 1, 150):
                 cands = np.sort(rng.choice(len(lex.answers), n, replace=False)).astype(np.int32)
-                nb, isg = kn.count_buckets(mt, cands, rows, green, lex.n_patterns)
-                ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
-                assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), (name, n)
+                nb, has_green = kn.count_buckets(mt, cands, rows, green, lex.n_patterns)
+                ref_nb, ref_g = distinct_counts_numpy(mt, cands, rows, green)
+                assert np.array_equal(nb, ref_nb) and np.array_equal(has_green, ref_g), (name, n)
 
 
 def test_pair_counts_match_numpy_while_the_cache_forgets_pairs(wordle: Lexicon) -> None:
     """``pair_counts`` (the answers' pairwise collision bitsets, made once per pair and
     kept in a first-in-first-out cache) against a sort-based numpy count of every guess,
-    for sets of 1..PAIR_COUNT_MAX answers, similar ones (a bucket of one guess) and random
+    for sets of 1..PAIRS_MAX answers, similar ones (a bucket of one guess) and random
     ones. The cache has far fewer rows than the pairs asked for, so rows are reused for
     other pairs all along: a pair whose row was given away must not be read from it."""
     from wordle_core.kernels import buckets as kn
@@ -550,15 +543,15 @@ def test_pair_counts_match_numpy_while_the_cache_forgets_pairs(wordle: Lexicon) 
     rng = np.random.default_rng(17)
     near = np.flatnonzero(mt[:, wordle.guesses.index("salet")] == 0)  # 221 similar answers
     asked = firsts = sets = 0
-    for n in [1, 2, 3, 9, 31, 32, 33, 40, kn.PAIR_COUNT_MAX]:
+    for n in [1, 2, 3, 9, 31, 32, 33, 40, kn.PAIRS_MAX]:
         for pool in (near, near[:50], np.arange(len(wordle.answers))):
             if len(pool) < n:
                 continue
             for _ in range(2):
                 cands = np.sort(rng.choice(pool, n, replace=False)).astype(np.int32)
-                nb, isg = kn.pair_counts(mt, cands, arow, green, cache)
-                ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
-                assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), n
+                nb, has_green = kn.pair_counts(mt, cands, arow, green, cache)
+                ref_nb, ref_g = distinct_counts_numpy(mt, cands, rows, green)
+                assert np.array_equal(nb, ref_nb) and np.array_equal(has_green, ref_g), n
                 # the extremes read from the bit planes (no guess past the last one), over
                 # every guess and over a prefix of them (a word's worth or not)
                 for k in (len(rows), 1, 64, 65, int(rng.integers(2, len(rows)))):
@@ -582,69 +575,6 @@ def test_pair_counts_match_numpy_while_the_cache_forgets_pairs(wordle: Lexicon) 
     assert all(owner[slot[k]] == k for k in held)
     a, b = 3, 1000  # pair_index numbers the pairs a < b without gaps: b (b - 1) / 2 + a
     assert kn.pair_index(a, b) == sum(range(b)) + a and kn.pair_index(0, 1) == 0
-
-
-@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
-@pytest.mark.parametrize("width", [1, 31, 32, 33, 64, 100])
-def test_bucket_counts_in_vector_lanes_match_numpy(width: int, dtype: type) -> None:
-    """Columns in order are counted 32 at a time in vector lanes (a 256-bit pattern set
-    per guess), the last ``width % 32`` gathered: over random matrices of every kind of
-    width (less than one block, whole blocks, a tail) and both pattern types, with
-    candidates given as int32, int64 and a strided view, the counts and greens agree
-    with a sort-based numpy count, for a prefix of the columns too."""
-    from wordle_core.kernels import buckets as kn
-
-    rng = np.random.default_rng(width)
-    green = 242
-    mt = rng.integers(0, 243, size=(300, width)).astype(dtype)
-    mt[rng.integers(0, 300, 40), rng.integers(0, width, 40)] = green
-    rows = np.arange(width, dtype=np.int32)
-    for n in (1, 2, 5, 40, 64, 65, 150):
-        for kind in ("int32", "int64", "strided"):
-            pool = rng.choice(300, 2 * n, replace=False)
-            if kind == "strided":
-                cands = np.sort(pool).astype(np.int32)[::2]
-            else:
-                cands = np.sort(pool[:n]).astype(kind)
-            for k in (width, min(width, 32), max(width - 1, 1)):
-                nb, isg = kn.count_columns(mt, cands, rows[:k], True, green, 243)
-                ref_nb, ref_g = _distinct_reference(mt, cands, rows[:k], green)
-                assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), (n, kind, k)
-
-
-@pytest.mark.parametrize("dtype", [np.uint8, np.uint16])
-@pytest.mark.parametrize("width", [1, 63, 64, 65, 128, 200])
-def test_pair_counts_match_numpy_for_every_row_width(width: int, dtype: type) -> None:
-    """A pair's collision bitset compares 64 guesses' patterns at once and the last
-    word's guesses one by one: over random matrices of ``width`` guess columns (a whole
-    number of words or not, fewer than one word; both pattern types), ``pair_counts`` and
-    the extremes agree with a sort-based numpy count, and no bit past the last guess is
-    set in any row."""
-    from wordle_core.kernels import buckets as kn
-
-    rng = np.random.default_rng(width)
-    n_answers = 70
-    mt = rng.integers(0, 3, size=(n_answers, width)).astype(dtype)  # (collisions are common)
-    arow = rng.integers(0, width, size=n_answers).astype(np.int32)
-    green = 3  # (only an answer's own column shows it all green)
-    mt[np.arange(n_answers), arow] = green
-    rows = np.arange(width)
-    cache = kn.pair_cache(n_answers, width, slots=5000)
-    for n in (2, 17, 64):
-        cands = np.sort(rng.choice(n_answers, n, replace=False)).astype(np.int32)
-        nb, isg = kn.pair_counts(mt, cands, arow, green, cache)
-        ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
-        assert np.array_equal(nb, ref_nb) and np.array_equal(isg, ref_g), (width, n)
-        most, most_green, _ = kn.pair_count_extremes(mt, cands, arow, green, cache, width)
-        assert most == ref_nb.max() and most_green == (ref_nb + ref_g).max(), (width, n)
-    made = int(cache[3][0])
-    bits = np.unpackbits(cache[0][:made].view(np.uint8), axis=1, bitorder="little")
-    assert made > 0 and not bits[:, width:].any()
-    for s in rng.choice(made, 20):  # each row made is its pair's collisions, guess by guess
-        a = np.flatnonzero(cache[1] == s)
-        b = int(np.searchsorted(np.cumsum(np.arange(n_answers)), a[0], side="right"))
-        lo = int(a[0]) - b * (b - 1) // 2
-        assert np.array_equal(bits[s, :width].astype(bool), mt[lo] == mt[b]), (width, s)
 
 
 @pytest.mark.parametrize("pool", ["all", "answers"])
@@ -727,8 +657,8 @@ def test_undominated_rows_leave_out_only_dominated_guesses(wordle: Lexicon) -> N
                 assert (joint == own).any(), lex.guesses[h]
             for m in (5, 20, 60):
                 sub = np.sort(rng.choice(cands, min(m, len(cands)), replace=False)).astype(np.int32)
-                nb, isg = count_buckets(mt, sub, legal, green, lex.n_patterns)
-                bound = 3 * len(sub) - nb - isg
+                nb, has_green = count_buckets(mt, sub, legal, green, lex.n_patterns)
+                bound = 3 * len(sub) - nb - has_green
                 assert nb[kept].max() == nb.max() and bound[kept].min() == bound.min()
     assert shares[("jaups", max(n for o, n in shares if o == "jaups"))] > 0.4, shares
 
@@ -871,19 +801,19 @@ def test_pairs_count_stops_after_the_first_perfect_split(wordle: Lexicon) -> Non
     rng = np.random.default_rng(8)
     for n in (3, 8, 20):
         cands = np.sort(rng.choice(len(wordle.answers), n, replace=False)).astype(np.int32)
-        ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
-        nb, isg, first, done = distinct_pairs(mt, cands, rows, True, green, True, 0)
+        ref_nb, ref_g = distinct_counts_numpy(mt, cands, rows, green)
+        nb, has_green, first, done = distinct_pairs(mt, cands, rows, True, green, True, 0)
         perfect = np.flatnonzero(ref_nb == n)
         assert first == (perfect[0] if len(perfect) else -1)
         assert done >= (first + 1 if first >= 0 else len(rows))
-        assert np.array_equal(nb[:done], ref_nb[:done]) and np.array_equal(isg[:done], ref_g[:done])
+        assert np.array_equal(nb[:done], ref_nb[:done]) and np.array_equal(has_green[:done], ref_g[:done])
 
 
 @pytest.mark.parametrize("dense", [True, False])
 def test_pruned_pairs_count_keeps_every_guess_that_can_reach_the_floor(wordle: Lexicon, dense: bool) -> None:
     """With a ``floor`` the pairwise count drops, a few candidates at a time, each guess
-    that can no longer score ``nb + isg > floor``: every guess that does has its exact
-    count; a dropped one gets an upper bound of it, ``isg`` set and ``nb + 1 <= floor``. With
+    that can no longer score ``nb + has_green > floor``: every guess that does has its exact
+    count; a dropped one gets an upper bound of it, ``has_green`` set and ``nb + 1 <= floor``. With
     ``floor = n`` (a guess dropped at its first repeated pattern) it finds the same first
     perfect split as a full count, for sets beyond PAIRS_MAX too. The sets are real
     positions (the buckets of five openers), so perfect splits occur at many sizes."""
@@ -915,7 +845,7 @@ def test_pruned_pairs_count_keeps_every_guess_that_can_reach_the_floor(wordle: L
         n = len(cands)
         if n < 3 or n > wordle.n_patterns:
             continue
-        ref_nb, ref_g = _distinct_reference(mt, cands, rows, green)
+        ref_nb, ref_g = distinct_counts_numpy(mt, cands, rows, green)
         perfect = np.flatnonzero(ref_nb == n)
         first = distinct_pairs(mt, cands, rows, dense, green, True, n)[2]
         assert first == (perfect[0] if len(perfect) else -1), n
@@ -923,11 +853,11 @@ def test_pruned_pairs_count_keeps_every_guess_that_can_reach_the_floor(wordle: L
         if n > PAIRS_MAX:
             continue
         for floor in (n - 3, n - 1, n):
-            nb, isg, _, _ = distinct_pairs(mt, cands, rows, dense, green, False, floor)
-            exact = (nb == ref_nb) & (isg == ref_g)
+            nb, has_green, _, _ = distinct_pairs(mt, cands, rows, dense, green, False, floor)
+            exact = (nb == ref_nb) & (has_green == ref_g)
             assert exact[nb + 1 > floor].all()
             assert exact[ref_nb + ref_g > floor].all()  # no guess that reaches it is lost
-            assert (nb >= ref_nb).all() and isg[~exact].all() and (nb[~exact] + 1 <= floor).all()
+            assert (nb >= ref_nb).all() and has_green[~exact].all() and (nb[~exact] + 1 <= floor).all()
             pruned += int((~exact).sum())
     assert min(found.values()) > 0 and pruned > 0, (found, pruned)
 
@@ -1075,7 +1005,7 @@ def test_set_floor_is_a_lower_bound_and_often_tight(wordle: Lexicon) -> None:
 
 
 def test_perfect_split_pass_reads_only_guesses_whose_bound_allows_it(wordle: Lexicon) -> None:
-    """Sets of PAIR_COUNT_MAX + 1 (65)..255 answers in normal mode (33..255 in hard mode)
+    """Sets of PAIRS_MAX + 1 (65)..255 answers in normal mode (33..255 in hard mode)
     look for a perfect split only among the guesses whose upper
     bound (``ub``: bucket count over a superset) is at least the set's size. With valid
     bounds the pass finds the same first perfect guess as without bounds (a set is its own
@@ -1083,7 +1013,7 @@ def test_perfect_split_pass_reads_only_guesses_whose_bound_allows_it(wordle: Lex
     here); with the perfect guesses' bounds pushed below ``n`` the pass skips them and the
     full scan has to find the value, which shows the filter is what the pass reads.
     """
-    from wordle_core.kernels.buckets import PAIR_COUNT_MAX, count_buckets, transposed
+    from wordle_core.kernels.buckets import PAIRS_MAX, count_buckets, transposed
 
     base = ExactSolver(wordle)
     rows = base.pool_rows()
@@ -1098,16 +1028,16 @@ def test_perfect_split_pass_reads_only_guesses_whose_bound_allows_it(wordle: Lex
         # one answer from each of n buckets of some guess: that guess splits them perfectly
         g = int(rng.integers(len(wordle.guesses)))
         parts = [p for pat, p in split_by_pattern(base.matrix, g, everyone).items() if pat != green]
-        n = int(rng.integers(PAIR_COUNT_MAX + 1, 90))  # (smaller sets: pair_counts counts all)
+        n = int(rng.integers(PAIRS_MAX + 1, 90))  # (smaller sets: pair_counts counts all)
         if len(parts) < n:
             continue
         picked = rng.choice(len(parts), n, replace=False)
         cands = np.sort([int(rng.choice(parts[k])) for k in picked]).astype(np.int32)
         extra = rng.choice(np.setdiff1d(everyone, cands), 2 * n, replace=False)
         parent = np.sort(np.concatenate((cands, extra))).astype(np.int32)
-        nb, isg = count_buckets(mt, cands, rows, green, wordle.n_patterns)
+        nb, has_green = count_buckets(mt, cands, rows, green, wordle.n_patterns)
         perfect = rows[nb == n]
-        if perfect.size == 0 or isg[nb == n].any():
+        if perfect.size == 0 or has_green[nb == n].any():
             continue  # (a perfect candidate is found before this pass)
         nb_parent = count_buckets(mt, parent, rows, green, wordle.n_patterns)[0]
         want = None

@@ -131,13 +131,13 @@ def test_threaded_and_single_threaded_kernels_agree_exactly(wordle):
     cands = np.arange(0, len(wordle.answers), 2, dtype=np.int64)
     w = answer_prior(wordle, "frequency")[cands]
     outs = []
-    for kernel in (buckets._weighted_serial, buckets._weighted_parallel):
+    for kernel in (buckets.stats._weighted_serial, buckets.stats._weighted_parallel):
         h, sq, mx = (np.empty(len(rows)) for _ in range(3))
         kernel(mat, rows, cands, w, wordle.n_patterns, h, sq, mx)
         outs.append((h, sq, mx))
     for a, b in zip(*outs, strict=True):
         assert np.array_equal(a, b)
-    assert len(rows) * len(cands) >= buckets._WEIGHTED_PARALLEL_CELLS  # the public call uses threads
+    assert len(rows) * len(cands) >= buckets.stats._WEIGHTED_PARALLEL_CELLS  # the public call uses threads
 
 
 def test_prior_flag_on_review_and_tree(wordle, tmp_path, capsys):

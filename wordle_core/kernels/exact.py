@@ -6,7 +6,7 @@ pattern reads) and then recurses into the buckets of the few guesses whose lower
 is still below the best total found. Per node that is a data-dependent loop with early
 exits, memo look-ups and recursion, which numpy cannot express without a Python call
 per node (~50 µs each: minutes per opener). Compiled, a node costs microseconds.
-Numba is a well-kept JIT already in the project's dependencies, and ``cache=True``
+Numba is a well-kept JIT already in the project's dependencies, and ``cache=CACHE``
 keeps the compiled code on disk so only the first run pays for compilation.
 
 Conventions
@@ -36,24 +36,24 @@ refute a guess, the exact search bounds its buckets by their own counts
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, prange, types
 from numba.extending import overload
 from numba.typed import Dict
 
-from wordle_core.kernels.buckets import (
-    PAIR_ANSWERS_MAX,
-    PAIR_COUNT_MAX,
+from wordle_core.kernels.buckets.counts import (
     PAIRS_MAX,
     PRUNED_PAIRS_MAX,
     count_buckets,
     count_columns,
     distinct_pairs,
     is_dense,
-    pair_count_extremes,
-    pair_counts,
-    row_is_perfect,
 )
+from wordle_core.kernels.buckets.pairs import PAIR_ANSWERS_MAX, pair_count_extremes, pair_counts
+from wordle_core.kernels.buckets.stats import row_is_perfect
+from wordle_core.kernels.buckets.vector import CACHE  # (False with the plain twins: nothing cached)
 from wordle_core.kernels.hard import (  # the NYT rule, compiled (HardConstraints)
     capacity,
     filter_scratch,
@@ -85,16 +85,51 @@ LOCAL_PAIR_WORDS = 12 << 20  # the local pair cache's rows: 96 MiB, as many pair
 LOCAL_PAIR_SLOTS = 1 << 17  # ... up to this many
 
 
+class LocalScratch(NamedTuple):
+    """The scratch with which one position at a time counts its buckets over a copy of
+    some guesses' columns (:func:`localise`, :func:`localise_rows`, :func:`local_views`)."""
+
+    state: np.ndarray  # [in use, prune_from, skip_from]
+    mt: np.ndarray  # the copied columns (answers x guesses kept), flat
+    rows: np.ndarray  # the guess rows kept, by bound
+    arow: np.ndarray  # each candidate's own column among them
+    ub: np.ndarray  # their bucket counts (upper bounds over every subset)
+    legal: np.ndarray  # 0 .. k - 1
+    present: np.ndarray  # (undominated_rows' scratch: one flag per symbol)
+    pairs: tuple  # a pair cache over the kept columns (pair_cache's layout)
+    neighbours: tuple  # neighbour_groups of the guesses
+    dom: np.ndarray  # per depth: the dominators of a position's guesses
+
+
+class Frames(NamedTuple):
+    """:func:`solve`'s scratch: one frame per depth (``[d]``) where a node with ``d``
+    guesses left splits the candidates by a guess, plus the splitting counters, the
+    rule's scratch and the local scratch."""
+
+    out: np.ndarray  # [d]: the candidates grouped by pattern
+    starts: np.ndarray  # [d][k]: where bucket k starts in out[d]
+    sizes: np.ndarray  # [d][k]: its size
+    pats: np.ndarray  # [d][k]: its pattern
+    floors: np.ndarray  # [d][k]: its lower bound
+    bucket_greens: np.ndarray  # [d][k]: the greens known in bucket k (hard mode)
+    bucket_letters: np.ndarray  # [d][k]: the letter counts known in bucket k (hard mode)
+    legal: np.ndarray  # [d]: a bucket's allowed rows (hard mode)
+    counts: np.ndarray  # the splitting counters (all zero between splits)
+    positions: np.ndarray  # the splitting positions
+    rule_scratch: tuple  # hard_filter's scratch (filter_scratch)
+    legal_bits: np.ndarray  # [d]: the bitset of the allowed rows of the node with d left
+    local: LocalScratch
+
+
 def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, n_sym: int,
            neighbours: tuple | None = None, prune_from: int = 0, skip_from: int = 0,
-           hard: bool = False) -> tuple:
+           hard: bool = False) -> Frames:
     """Scratch of :func:`solve` for positions with up to ``depth`` guesses left: one frame
     per depth (a node with ``d`` left splits into frame ``d``; its children, ``d - 1``
     left, use the frames below, so a child's candidates and allowed rows are views of its
     parent's frame, never copies), plus the splitting counters and the rule's scratch.
 
-    ``(out, starts, sizes, pats, lbs, ccg, ccn, legal, cnt, pos, filter, legal_bits,
-    local)``; ``legal_bits[d]`` is the bitset of the allowed rows of the node with ``d``
+    A :class:`Frames`; ``legal_bits[d]`` is the bitset of the allowed rows of the node with ``d``
     left (hard mode: the caller sets the root's, each node its children's).
 
     ``local`` is the scratch with which one position at a time counts its buckets over
@@ -106,10 +141,10 @@ def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, 
     ``hard`` and ``prune_from > 0`` (no ``neighbours``, no pair cache), such a position
     copies every allowed guess's columns (:func:`localise_rows`), and a bucket that keeps
     all of them (its feedback obliges nothing new) is counted over the copy.
-    ``(state, mt, rows, arow, ub, legal, present, pairs, neighbours, dom)``, ``state =
-    [in use, prune_from, skip_from]``. ``dom[d]`` (with ``neighbours`` and ``skip_from >
-    0``) holds the :func:`dominators` of a position with ``d`` guesses left and at least
-    ``skip_from`` answers, whose search then skips a guess once one dominating it was tried.
+    A :class:`LocalScratch`, ``state = [in use, prune_from, skip_from]``. ``dom[d]``
+    (with ``neighbours`` and ``skip_from > 0``) holds the :func:`dominators` of a position
+    with ``d`` guesses left and at least ``skip_from`` answers, whose search then skips a
+    guess once one dominating it was tried.
     """
     D = depth + 1
     skip = neighbours is not None and skip_from > 0
@@ -121,17 +156,20 @@ def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, 
     pairs = (np.empty(LOCAL_PAIR_WORDS if paired else 0, np.uint64),
              np.full(n_answers * (n_answers - 1) // 2 if paired else 0, -1, np.int32),
              np.zeros(LOCAL_PAIR_SLOTS if paired else 0, np.int64), np.zeros(2, np.int64))
-    local = (np.array([0, prune_from if on else 0, skip_from if skip else 0], np.int64),
-             np.empty(a * g, np.uint8), np.empty(g, np.int32), np.empty(a, np.int32),
-             np.empty(g, np.int64), np.arange(g, dtype=np.int32),
-             np.zeros(n_sym if on or skip else 0, np.bool_), pairs, neighbours,
-             np.empty((D, n_guesses if skip else 0), np.int32))
-    return (np.empty((D, n_answers), np.int32), np.empty((D, n_pat), np.int64),
-            np.empty((D, n_pat), np.int64), np.empty((D, n_pat), np.int64),
-            np.empty((D, n_pat), np.int64), np.empty((D, n_pat, length), np.int8),
-            np.empty((D, n_pat, n_sym), np.uint8), np.empty((D, n_guesses), np.int32),
-            np.zeros(n_pat, np.int64), np.empty(n_pat, np.int64), filter_scratch(length, n_sym),
-            np.zeros((D, (n_guesses + 63) // 64), np.uint64), local)
+    local = LocalScratch(
+        state=np.array([0, prune_from if on else 0, skip_from if skip else 0], np.int64),
+        mt=np.empty(a * g, np.uint8), rows=np.empty(g, np.int32), arow=np.empty(a, np.int32),
+        ub=np.empty(g, np.int64), legal=np.arange(g, dtype=np.int32),
+        present=np.zeros(n_sym if on or skip else 0, np.bool_), pairs=pairs, neighbours=neighbours,
+        dom=np.empty((D, n_guesses if skip else 0), np.int32))
+    return Frames(
+        out=np.empty((D, n_answers), np.int32), starts=np.empty((D, n_pat), np.int64),
+        sizes=np.empty((D, n_pat), np.int64), pats=np.empty((D, n_pat), np.int64),
+        floors=np.empty((D, n_pat), np.int64), bucket_greens=np.empty((D, n_pat, length), np.int8),
+        bucket_letters=np.empty((D, n_pat, n_sym), np.uint8), legal=np.empty((D, n_guesses), np.int32),
+        counts=np.zeros(n_pat, np.int64), positions=np.empty(n_pat, np.int64),
+        rule_scratch=filter_scratch(length, n_sym),
+        legal_bits=np.zeros((D, (n_guesses + 63) // 64), np.uint64), local=local)
 
 
 def neighbour_groups(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -157,7 +195,7 @@ def neighbour_groups(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
     return grp, np.array(start, np.int64), np.concatenate(members).astype(np.int32)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def dominators(codes, arow, cands, grp, start, members, present, dom) -> int:
     """For every guess row ``h``: ``dom[h]``, a guess that dominates ``h`` over ``cands``
     (normal mode, every guess allowed), or -1 when none is found; returns how many rows
@@ -219,7 +257,7 @@ def dominators(codes, arow, cands, grp, start, members, present, dom) -> int:
     return k
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def kept_rows(dom, out) -> int:
     """The rows ``h``, ascending, with no dominator (``dom[h] < 0``, :func:`dominators`);
     written into ``out``, their number returned. ``out`` may be ``dom`` itself (``k <= h``:
@@ -232,7 +270,7 @@ def kept_rows(dom, out) -> int:
     return k
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def undominated_rows(codes, arow, cands, grp, start, members, present, out) -> int:
     """The guess rows, ascending, that :func:`dominators` finds no dominator for over
     ``cands``; written into ``out`` (at least a row per guess), their number returned."""
@@ -240,9 +278,9 @@ def undominated_rows(codes, arow, cands, grp, start, members, present, out) -> i
     return kept_rows(out[:codes.shape[0]], out)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def set_key(cands: np.ndarray, d: int, hard: bool, cg: np.ndarray, cn: np.ndarray
-            ) -> tuple[int, int]:
+            ) -> tuple[np.int64, np.int64]:
     """128-bit key of a position: sorted candidates, guesses left and, in hard mode, the
     obligations (``cg``: green symbol per position or -1, ``cn``: least count per symbol).
 
@@ -275,7 +313,7 @@ def set_key(cands: np.ndarray, d: int, hard: bool, cg: np.ndarray, cn: np.ndarra
     return (np.int64(h1), np.int64(h2))
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def cons_child(cg: np.ndarray, cn: np.ndarray, codes: np.ndarray, g: int, p: int, length: int):
     """Hard-mode obligations after guess row ``g`` showed pattern ``p`` (new arrays; the
     rule itself is :func:`wordle_core.kernels.hard.obligations_after`)."""
@@ -285,7 +323,7 @@ def cons_child(cg: np.ndarray, cn: np.ndarray, codes: np.ndarray, g: int, p: int
     return ng, nn
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def scan(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: int, est: np.ndarray,
          counts: np.ndarray, touched: np.ndarray):
     """Per allowed guess: bucket count, green flag, largest non-green bucket, heuristic.
@@ -296,7 +334,7 @@ def scan(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: int, est: 
     G = legal.shape[0]
     n = cands.shape[0]
     nb = np.empty(G, np.int64)
-    isg = np.empty(G, np.bool_)
+    has_green = np.empty(G, np.bool_)
     maxb = np.empty(G, np.int64)
     h = np.empty(G, np.float64)
     for i in range(G):
@@ -322,13 +360,13 @@ def scan(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, green: int, est: 
                 mb = c
             hs += est[c]
         nb[i] = nt
-        isg[i] = gr
+        has_green[i] = gr
         maxb[i] = mb
         h[i] = hs
-    return nb, isg, maxb, h
+    return nb, has_green, maxb, h
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _top_w(h: np.ndarray, w: int) -> np.ndarray:
     """Indices of the ``w`` smallest ``h`` (ties: lower index first), best first."""
     G = h.shape[0]
@@ -353,7 +391,7 @@ def _top_w(h: np.ndarray, w: int) -> np.ndarray:
     return idx[:k]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def split_into(MT: np.ndarray, cands: np.ndarray, g: int, green: int, cnt: np.ndarray,
                pos: np.ndarray, out: np.ndarray, starts: np.ndarray, sizes: np.ndarray,
                pats: np.ndarray) -> int:
@@ -402,7 +440,7 @@ def split_into(MT: np.ndarray, cands: np.ndarray, g: int, green: int, cnt: np.nd
     return k
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def bucket_split(MT: np.ndarray, cands: np.ndarray, g: int, green: int, n_pat: int):
     """Candidates grouped by pattern (stable): (grouped cands, starts, sizes, patterns) of
     the non-green buckets, largest bucket first (new arrays; see :func:`split_into`)."""
@@ -415,7 +453,7 @@ def bucket_split(MT: np.ndarray, cands: np.ndarray, g: int, green: int, n_pat: i
     return out, starts[:k].copy(), sizes[:k].copy(), pats[:k].copy()
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def hard_capacity(cg: np.ndarray, d: int) -> int:
     """Most answers any hard-mode strategy can still separate within ``d`` guesses when the
     positions with a known green are ``cg >= 0``: :func:`wordle_core.kernels.hard.capacity`
@@ -429,7 +467,7 @@ def hard_capacity(cg: np.ndarray, d: int) -> int:
     return capacity(f, d)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _lb_set(m: int, d: int) -> int:
     """Size-only lower bound of a set of ``m`` answers with ``d`` guesses left."""
     if m == 1:
@@ -439,7 +477,7 @@ def _lb_set(m: int, d: int) -> int:
     return 2 * m - 1
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def set_floor(m: int, d: int, kmax: int) -> int:
     """Lower bound of the value of a set of ``m`` answers with ``d`` guesses left when no
     allowed guess makes more than ``kmax`` buckets of it (the green one included; e.g. the
@@ -464,7 +502,7 @@ def set_floor(m: int, d: int, kmax: int) -> int:
     return max(lb, 3 * m - kmax - 1)
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def can_beat(ub: np.ndarray, legal: np.ndarray, n: int, T: int, sel: np.ndarray) -> int:
     """The guesses whose bound may still be below ``beta`` (``T = 3n - beta``).
 
@@ -482,7 +520,7 @@ def can_beat(ub: np.ndarray, legal: np.ndarray, n: int, T: int, sel: np.ndarray)
     return k
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def _store(memo, key, v: int, exact: int, g: int) -> None:
     if exact == 0 and key in memo:
         old = memo[key]
@@ -491,7 +529,7 @@ def _store(memo, key, v: int, exact: int, g: int) -> None:
     memo[key] = (v, exact, g)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def _store_perfect(memo, key, v: int, row: int, gmap) -> None:
     """A perfect split's value, found over the rows of ``gmap`` (empty: every row). The
     first such guess among the undominated ones need not be the first among all (a
@@ -503,7 +541,7 @@ def _store_perfect(memo, key, v: int, row: int, gmap) -> None:
         _store(memo, key, v, 0, -1)
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def perfect_candidate(MT, arow, cands, seen) -> int:
     """The guess row of the first candidate (in ``cands`` order) that gives every other
     candidate its own pattern, or -1: playing it costs the bound ``2n - 1``."""
@@ -513,46 +551,46 @@ def perfect_candidate(MT, arow, cands, seen) -> int:
     return -1
 
 
-@njit(cache=True, nogil=True)
-def localise(MT, codes, arow, cands, cub, local, dom):
+@njit(cache=CACHE, nogil=True)
+def localise(MT, codes, arow, cands, child_ub, local, dom):
     """Prepare ``local`` (:func:`frames`) for the buckets of ``cands``: its undominated
     guesses (:func:`undominated_rows`), their columns of ``MT`` at the candidates' rows,
-    each candidate's own column among them, their bucket counts ``cub`` (upper bounds
+    each candidate's own column among them, their bucket counts ``child_ub`` (upper bounds
     over every subset) and an empty pair cache over them. ``dom``: the guesses'
     :func:`dominators` over ``cands`` when the caller has them (else empty: found here).
     Returns how many guesses there are, ``k``; :func:`local_views` gives the arrays to
     count with."""
-    rows, present, nbr = local[2], local[6], local[8]
+    rows, present, nbr = local.rows, local.present, local.neighbours
     if dom.shape[0] == 0:
         k = undominated_rows(codes, arow, cands, nbr[0], nbr[1], nbr[2], present, rows)
     else:
         k = kept_rows(dom, rows)
-    _copy_columns(MT, arow, cands, cub, local, k)
+    _copy_columns(MT, arow, cands, child_ub, local, k)
     return k
 
 
-@njit(cache=True, nogil=True)
-def localise_rows(MT, arow, cands, legal, cub, local):
+@njit(cache=CACHE, nogil=True)
+def localise_rows(MT, arow, cands, legal, child_ub, local):
     """:func:`localise` over every row of ``legal`` (hard mode: a position's allowed
     guesses, every candidate among them): a bucket whose feedback obliges nothing new
     keeps them all, and is then counted over the copy, in order. Returns their number."""
     k = legal.shape[0]
-    local[2][:k] = legal
-    _copy_columns(MT, arow, cands, cub, local, k)
+    local.rows[:k] = legal
+    _copy_columns(MT, arow, cands, child_ub, local, k)
     return k
 
 
-@njit(cache=True, nogil=True)
-def _copy_columns(MT, arow, cands, cub, local, k):
+@njit(cache=CACHE, nogil=True)
+def _copy_columns(MT, arow, cands, child_ub, local, k):
     """The second half of :func:`localise`: the ``k`` rows in ``local``'s ``rows``
     ordered by their bound, their columns copied, the pair cache (if any) emptied."""
-    _, mt, rows, arow_l, ub_l, _, _, pairs, _, _ = local
-    order_by_bound(rows[:k], cub, cands.shape[0])
+    mt, rows, arow_l, ub_l, pairs = local.mt, local.rows, local.arow, local.ub, local.pairs
+    order_by_bound(rows[:k], child_ub, cands.shape[0])
     m = mt[:MT.shape[0] * k].reshape((MT.shape[0], k))
     pos = np.empty(MT.shape[1], np.int32)
     for t in range(k):
         pos[rows[t]] = t
-        ub_l[t] = cub[rows[t]]
+        ub_l[t] = child_ub[rows[t]]
     for j in range(cands.shape[0]):
         a = cands[j]
         src = MT[a]
@@ -568,7 +606,7 @@ def _copy_columns(MT, arow, cands, cub, local, k):
         used[:] = 0
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def stable_order(keys, span: int):
     """The positions of ``keys`` (each in ``0 .. span - 1``) by ascending key, ascending
     within a key: a stable counting sort."""
@@ -585,7 +623,7 @@ def stable_order(keys, span: int):
     return out
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def order_by_bound(rows, ub, n: int) -> None:
     """Reorder ``rows`` in place by ``min(ub[row], n)``, most first, ascending within a
     value (:func:`stable_order`): the guesses that may matter to a count bound
@@ -599,7 +637,7 @@ def order_by_bound(rows, ub, n: int) -> None:
         rows[t] = src[order[t]]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def bound_prefix(ub, legal, n: int, T: int) -> int:
     """How many of ``legal`` (ordered by :func:`order_by_bound`) :func:`can_beat` keeps:
     the first ``k``, those with ``min(ub, n) + 1 > T``."""
@@ -609,20 +647,20 @@ def bound_prefix(ub, legal, n: int, T: int) -> int:
     return k
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def local_views(local, n_answers, k):
     """``(mt, legal, ub, pairs)`` of ``local`` after :func:`localise` made ``k`` guesses:
     the matrix ``n_answers x k``, the rows ``0..k-1``, their bounds and the pair cache
     (as many rows of ``k`` bits as its words hold)."""
-    pr = local[7]
+    pr = local.pairs
     w = (k + 63) // 64
     slots = min(pr[0].shape[0] // max(w, 1), pr[2].shape[0])
     rows = pr[0][:slots * w].reshape((slots, w))
-    return (local[1][:n_answers * k].reshape((n_answers, k)), local[5][:k], local[4][:k],
+    return (local.mt[:n_answers * k].reshape((n_answers, k)), local.legal[:k], local.ub[:k],
             (rows, pr[1], pr[2][:slots], pr[3]))
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, memo, key, stats, gmap):
     """Lower bound of a set's value from its bucket counts alone, without a search; memoised.
 
@@ -652,7 +690,7 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
     # bound (order_by_bound): the ones can_beat keeps are the first n_sel
     ordered = gmap.shape[0] > 0 and dense
     n_sel = bound_prefix(ub, legal, n, 3 * n - beta) if ordered else G
-    if n <= PAIR_COUNT_MAX and dense and pairs[0].shape[0] > 0:
+    if n <= PAIRS_MAX and dense and pairs[0].shape[0] > 0:
         # the guesses in order, as solve counts such sets: only the extremes are read
         # out of the pair bitsets' counts (the first perfect guess, the most buckets)
         stats[ST_CELLS] += n * n_sel
@@ -681,12 +719,12 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
                     rows[t] = legal[sel[t]]
                 in_order = False
         if n <= PAIRS_MAX and not in_order:  # (in order: count_columns' vector lanes)
-            nb, isg, first, _ = distinct_pairs(MT, cands, rows, False, green, True, 0)
+            nb, has_green, first, _ = distinct_pairs(MT, cands, rows, False, green, True, 0)
             if first >= 0:
                 _store_perfect(memo, key, 2 * n, rows[first], gmap)
                 return 2 * n
         else:
-            nb, isg = count_columns(MT, cands, rows, in_order, green, n_pat)
+            nb, has_green = count_columns(MT, cands, rows, in_order, green, n_pat)
         stats[ST_CELLS] += n * n_sel
         lb = INF
         kmax = 0
@@ -694,7 +732,7 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
             if nb[t] == n:
                 _store_perfect(memo, key, 2 * n, rows[t], gmap)
                 return 2 * n
-            v = 3 * n - nb[t] - (1 if isg[t] else 0)
+            v = 3 * n - nb[t] - (1 if has_green[t] else 0)
             if v < lb:
                 lb = v
             if nb[t] > kmax:
@@ -717,7 +755,7 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
     return lb
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, width, exact, hard,
           memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats, fr, rule,
           pairs):
@@ -742,7 +780,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     allowed rows, and a descendant only reads rows it is allowed, a subset of those.
     ``fr`` (:func:`frames`, ``> d`` frames) is where each guess tried is split: frame
     ``d`` is this node's, so nothing is allocated per guess. Hard mode: ``legal`` is
-    ascending, ``fr[11][d]`` is its bitset and ``rule`` the rule's bitsets
+    ascending, ``fr.legal_bits[d]`` is its bitset and ``rule`` the rule's bitsets
     (:func:`wordle_core.kernels.hard.rule_bitsets`), from which each child's allowed rows
     are found (:func:`wordle_core.kernels.hard.hard_filter_bits`). ``pairs``: a
     :func:`wordle_core.kernels.buckets.pair_cache`, with which the small sets of normal
@@ -784,20 +822,20 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             _store(memo, key, lb_known, 0, -1)
             return lb_known
     G = legal.shape[0]
-    counted = False  # nb_all / isg_all hold every guess's bucket count already
+    counted = False  # nb_all / has_green_all hold every guess's bucket count already
     sel = np.empty(G, np.int64)  # the guesses that may beat beta (can_beat), once found
     n_sel = -1
     nb_all = np.empty(0, np.int64)
-    isg_all = np.empty(0, np.bool_)
+    has_green_all = np.empty(0, np.bool_)
     if lb_known == 2 * n:
         # no candidate splits perfectly; a non-candidate that does costs 2n, the bound.
         T = 3 * n - beta  # (as in 2. below)
         dense = is_dense(MT, legal)
-        if n <= PAIR_COUNT_MAX and dense and pairs[0].shape[0] > 0:
+        if n <= PAIRS_MAX and dense and pairs[0].shape[0] > 0:
             # small set, normal mode: count every guess by the answers' pairwise
             # collision bitsets (pair_counts) and take the first perfect guess; if there
             # is none, the counts serve the scan.
-            nb_all, isg_all = pair_counts(MT, cands, arow, green, pairs)
+            nb_all, has_green_all = pair_counts(MT, cands, arow, green, pairs)
             first = -1
             for i in range(G):
                 if nb_all[i] == n:
@@ -816,24 +854,24 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             # (Normal mode reads every guess in order, which is faster than a gather.)
             n_sel = can_beat(ub, legal, n, T, sel)
             rows = legal[sel[:n_sel]]
-            nb_r, isg_r, first, done = distinct_pairs(MT, cands, rows, False, green, True, 0)
+            nb_r, has_green_r, first, done = distinct_pairs(MT, cands, rows, False, green, True, 0)
             stats[ST_CELLS] += n * done
             if first >= 0:
                 _store(memo, key, 2 * n, 1, rows[first])
                 return 2 * n
             nb_all = np.empty(G, np.int64)
-            isg_all = np.empty(G, np.bool_)
+            has_green_all = np.empty(G, np.bool_)
             for i in range(G):
                 nb_all[i] = min(ub[legal[i]], n)
-                isg_all[i] = True
+                has_green_all[i] = True
             for t in range(n_sel):
                 nb_all[sel[t]] = nb_r[t]
-                isg_all[sel[t]] = isg_r[t]
+                has_green_all[sel[t]] = has_green_r[t]
             counted = True
         elif n <= PAIRS_MAX:
             # small set: count every guess's buckets a block at a time (SIMD) and stop
             # at the first perfect one; if there is none, the counts serve the scan.
-            nb_all, isg_all, first, done = distinct_pairs(MT, cands, legal, dense, green, True, 0)
+            nb_all, has_green_all, first, done = distinct_pairs(MT, cands, legal, dense, green, True, 0)
             stats[ST_CELLS] += n * done
             if first >= 0:
                 _store(memo, key, 2 * n, 1, legal[first])
@@ -875,30 +913,30 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     if n_sel < 0:
         n_sel = can_beat(ub, legal, n, T, sel)
     nb = np.empty(G, np.int64)
-    isg = np.empty(G, np.bool_)
+    has_green = np.empty(G, np.bool_)
     for i in range(G):  # skipped: an upper bound of its buckets (and "green") stands in
         nb[i] = min(ub[legal[i]], n)
-        isg[i] = True
+        has_green[i] = True
     # a sequential read of every guess is faster than a gather when most of them remain
     # (normal mode); hard mode's rows are gathered anyway, so it reads only those
     if n_sel == G or (5 * n_sel >= 2 * G and (counted or is_dense(MT, legal))):
         n_sel = G
         if counted:  # the perfect-split pass above counted every guess
-            nb, isg = nb_all, isg_all
+            nb, has_green = nb_all, has_green_all
         else:
-            nb, isg = count_buckets(MT, cands, legal, green, n_pat)
+            nb, has_green = count_buckets(MT, cands, legal, green, n_pat)
     elif n_sel > 0 and counted:  # the perfect-split pass counted them already
         for t in range(n_sel):
             nb[sel[t]] = nb_all[sel[t]]
-            isg[sel[t]] = isg_all[sel[t]]
+            has_green[sel[t]] = has_green_all[sel[t]]
     elif n_sel > 0:
         rows = np.empty(n_sel, legal.dtype)
         for t in range(n_sel):
             rows[t] = legal[sel[t]]
-        nb2, isg2 = count_buckets(MT, cands, rows, green, n_pat)
+        nb2, has_green2 = count_buckets(MT, cands, rows, green, n_pat)
         for t in range(n_sel):
             nb[sel[t]] = nb2[t]
-            isg[sel[t]] = isg2[t]
+            has_green[sel[t]] = has_green2[t]
     if not counted:
         stats[ST_CELLS] += n * n_sel
     lb1 = np.empty(G, np.int64)
@@ -907,7 +945,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     for i in range(G):
         if nb[i] > kmax:
             kmax = nb[i]
-        v = 3 * n - nb[i] - (1 if isg[i] else 0)
+        v = 3 * n - nb[i] - (1 if has_green[i] else 0)
         lb1[i] = v
         if v < minlb:
             minlb = v
@@ -941,16 +979,16 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                     t += 1
             if counted:  # the perfect-split pass counted them already (every guess:
                 nb2 = nb_all[idx]  # its stand-ins are exact mode's, not this one's)
-                isg2 = isg_all[idx]
+                has_green2 = has_green_all[idx]
             else:
-                nb2, isg2 = count_buckets(MT, cands, legal[idx], green, n_pat)
+                nb2, has_green2 = count_buckets(MT, cands, legal[idx], green, n_pat)
                 stats[ST_CELLS] += n * n_sk
             kmax = 0
             for t in range(n_sk):
                 i = idx[t]
                 nb[i] = nb2[t]
-                isg[i] = isg2[t]
-                lb1[i] = 3 * n - nb2[t] - (1 if isg2[t] else 0)
+                has_green[i] = has_green2[t]
+                lb1[i] = 3 * n - nb2[t] - (1 if has_green2[t] else 0)
             for i in range(G):
                 if nb[i] > kmax:
                     kmax = nb[i]
@@ -961,11 +999,11 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     sub_rows = np.empty(K, legal.dtype)
     for t in range(K):
         sub_rows[t] = legal[rest[t]]
-    nbk_, isgk, maxb, h = scan(MT, cands, sub_rows, green, est, scratch_c, scratch_t)
+    nbk_, has_green_k, maxb, h = scan(MT, cands, sub_rows, green, est, scratch_c, scratch_t)
     best = INF
     bestg = -1
     for t in range(K):
-        v = 3 * n - nbk_[t] - (1 if isgk[t] else 0)  # (lb1 may be a skipped guess's bound)
+        v = 3 * n - nbk_[t] - (1 if has_green_k[t] else 0)  # (lb1 may be a skipped guess's bound)
         if maxb[t] <= 2 and v < best:
             best = v
             bestg = sub_rows[t]
@@ -976,29 +1014,29 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     #    guess in order of its bound until the bound reaches the best total.
     # the children's bucket bounds: this node's counts (a child is a subset of cands)
     if is_dense(MT, legal) and ub.shape[0] == G:
-        cub = nb  # every row is allowed, in order: the counts are the bounds
+        child_ub = nb  # every row is allowed, in order: the counts are the bounds
     else:
-        cub = ubs[d]  # (no copy: the other rows of cub are never read below this node)
+        child_ub = ubs[d]  # (no copy: the other rows of child_ub are never read below this node)
         for i in range(G):
-            cub[legal[i]] = nb[i]
+            child_ub[legal[i]] = nb[i]
     top = rest[_top_w(h, width)]
     # width-limited: just the top guesses (distinct); exact: then every guess by bound
     tried = np.zeros(G if exact else 0, np.bool_)
     order = np.concatenate((top, rest)) if exact else top
     n_order = order.shape[0]
     soft = INF  # the least lower bound of a guess refuted below (a fail-high bound)
-    lk = -1  # guesses of the local scratch (fr[12]) this node counts over; 0: every guess
+    n_local = -1  # guesses of the local scratch (fr.local) this node counts over; 0: every guess
     # a large position (exact, normal mode) skips a guess once one that dominates it was
     # tried: that one's value is at most this one's, and was either the best so far or
     # no better than the limit then, so this one cannot be strictly better than the best:
     # the value and the first best guess are those of the full loop. (The fail-soft bound
     # below, the least over the guesses tried, stays valid: each skipped guess is worth
     # at least the one that dominates it.)
-    dom = fr[12][9][d]
-    skip = exact != WIDTH_LIMITED and not hard and 0 < fr[12][0][2] <= n and is_dense(MT, legal)
+    dom = fr.local.dom[d]
+    skip = exact != WIDTH_LIMITED and not hard and 0 < fr.local.state[2] <= n and is_dense(MT, legal)
     if skip:
-        nbr = fr[12][8]
-        dominators(codes, arow, cands, nbr[0], nbr[1], nbr[2], fr[12][6], dom)
+        nbr = fr.local.neighbours
+        dominators(codes, arow, cands, nbr[0], nbr[1], nbr[2], fr.local.present, dom)
     for oi in range(n_order):
         i = order[oi]
         if exact:
@@ -1021,9 +1059,9 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
         g = legal[i]
         stats[ST_EVALS] += 1
         # (this depth's frame of the scratch: children use the frames below it)
-        out, starts, sizes, pats, lbs = fr[0][d], fr[1][d], fr[2][d], fr[3][d], fr[4][d]
-        ccg, ccn = fr[5][d], fr[6][d]
-        nbk = split_into(MT, cands, g, green, fr[8], fr[9], out, starts, sizes, pats)
+        out, starts, sizes, pats, lbs = fr.out[d], fr.starts[d], fr.sizes[d], fr.pats[d], fr.floors[d]
+        greens_k, letters_k = fr.bucket_greens[d], fr.bucket_letters[d]
+        nbk = split_into(MT, cands, g, green, fr.counts, fr.positions, out, starts, sizes, pats)
         rem = 0
         for k in range(nbk):
             lbs[k] = set_floor(sizes[k], d - 1, kmax)
@@ -1032,19 +1070,19 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                 break
             if sizes[k] >= 3 and d - 1 >= 2:
                 if hard:
-                    ng = ccg[k]
-                    nn = ccn[k]
+                    ng = greens_k[k]
+                    nn = letters_k[k]
                     obligations_after(codes, g, pats[k], cg, cn, ng, nn)
                     if sizes[k] > hard_capacity(ng, d - 1):
                         lbs[k] = INF  # lost: the guess is refuted without a search
                         rem += INF
                         break
-                    kk = set_key(out[starts[k]:starts[k] + sizes[k]], d - 1, hard, ng, nn)
+                    bucket_key = set_key(out[starts[k]:starts[k] + sizes[k]], d - 1, hard, ng, nn)
                 else:
-                    kk = set_key(out[starts[k]:starts[k] + sizes[k]], d - 1, hard, cg, cn)
+                    bucket_key = set_key(out[starts[k]:starts[k] + sizes[k]], d - 1, hard, cg, cn)
                 # a bucket met before (under another guess) may have a better bound
-                if kk in memo:
-                    e = memo[kk]
+                if bucket_key in memo:
+                    e = memo[bucket_key]
                     if e[0] > lbs[k]:
                         lbs[k] = e[0]
             rem += lbs[k]
@@ -1062,18 +1100,19 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                 if m < 3:
                     continue
                 sub = out[starts[k]:starts[k] + m]
-                kk = set_key(sub, d - 1, hard, ccg[k] if hard else cg, ccn[k] if hard else cn)
-                if kk in memo and (memo[kk][1] == 1 or memo[kk][0] > 2 * m):
+                bucket_key = set_key(sub, d - 1, hard, greens_k[k] if hard else cg,
+                                     letters_k[k] if hard else cn)
+                if bucket_key in memo and (memo[bucket_key][1] == 1 or memo[bucket_key][0] > 2 * m):
                     continue  # exact, or bounded by its counts before (lbs[k] holds it)
                 cb_beta = limit - n - (rem - lbs[k])
                 if hard:  # (the bucket's allowed rows: the rule's filter of this node's)
-                    nl = hard_filter_bits(fr[11][d], codes, g, pats[k], rule[0], rule[1],
-                                          fr[10], fr[11][d - 1], fr[7][d])
-                    rows_k = fr[7][d][:nl]
+                    nl = hard_filter_bits(fr.legal_bits[d], codes, g, pats[k], rule[0], rule[1],
+                                          fr.rule_scratch, fr.legal_bits[d - 1], fr.legal[d])
+                    rows_k = fr.legal[d][:nl]
                 else:
                     rows_k = legal
                 whole = rows_k.shape[0] == G  # (it keeps every allowed guess: always in normal mode)
-                if lk < 0 and whole:
+                if n_local < 0 and whole:
                     # a large position bounds many buckets: count those that keep every
                     # allowed guess over a copy of the guesses' columns, each copied once,
                     # most buckets here first: in normal mode the guesses no other guess
@@ -1081,24 +1120,24 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
                     # in hard mode every allowed one, for the buckets whose feedback
                     # obliges nothing new (often the largest). The scratch serves one node
                     # at a time: the first to take it, never a descendant.
-                    lk = 0
-                    st = fr[12][0]
+                    n_local = 0
+                    st = fr.local.state
                     if st[1] > 0 and n >= st[1] and st[0] == 0 and (hard or is_dense(MT, legal)):
                         st[0] = 1
                         if hard:
-                            lk = localise_rows(MT, arow, cands, legal, cub, fr[12])
+                            n_local = localise_rows(MT, arow, cands, legal, child_ub, fr.local)
                         else:  # (the dominators found for skipping, if this node skips)
-                            lk = localise(MT, codes, arow, cands, cub, fr[12],
+                            n_local = localise(MT, codes, arow, cands, child_ub, fr.local,
                                           dom if skip else dom[:0])
-                            stats[ST_DROPPED] += G - lk
+                            stats[ST_DROPPED] += G - n_local
                         stats[ST_PRUNED] += 1
-                if lk > 0 and whole:
-                    mt_l, legal_l, ub_l, pairs_l = local_views(fr[12], MT.shape[0], lk)
-                    v = count_bound(mt_l, fr[12][3], sub, legal_l, ub_l, d - 1, cb_beta, green,
-                                    n_pat, pairs_l, seen, memo, kk, stats, fr[12][2][:lk])
+                if n_local > 0 and whole:
+                    mt_l, legal_l, ub_l, pairs_l = local_views(fr.local, MT.shape[0], n_local)
+                    v = count_bound(mt_l, fr.local.arow, sub, legal_l, ub_l, d - 1, cb_beta, green,
+                                    n_pat, pairs_l, seen, memo, bucket_key, stats, fr.local.rows[:n_local])
                 else:
-                    v = count_bound(MT, arow, sub, rows_k, cub, d - 1, cb_beta, green, n_pat,
-                                    pairs, seen, memo, kk, stats, fr[12][2][:0])
+                    v = count_bound(MT, arow, sub, rows_k, child_ub, d - 1, cb_beta, green, n_pat,
+                                    pairs, seen, memo, bucket_key, stats, fr.local.rows[:0])
                 if v > lbs[k]:
                     rem += v - lbs[k]
                     lbs[k] = v
@@ -1122,24 +1161,24 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
             sub = out[starts[k]:starts[k] + m]
             cbeta = limit - acc - rem
             if hard:
-                ng = ccg[k]
-                nn = ccn[k]
+                ng = greens_k[k]
+                nn = letters_k[k]
                 # a memo hit needs no filtering of the allowed rows
-                kk = set_key(sub, d - 1, hard, ng, nn)
+                bucket_key = set_key(sub, d - 1, hard, ng, nn)
                 v = -1
-                if kk in memo:
-                    e = memo[kk]
+                if bucket_key in memo:
+                    e = memo[bucket_key]
                     if e[1] == 1 or e[0] >= cbeta:
                         stats[ST_HITS] += 1
                         v = e[0]
                 if v < 0:
-                    nl = hard_filter_bits(fr[11][d], codes, g, pats[k], rule[0], rule[1], fr[10],
-                                          fr[11][d - 1], fr[7][d])
-                    v = solve(MT, codes, lcounts, arow, sub, fr[7][d][:nl], ng, nn, cub, ubs, d - 1,
+                    nl = hard_filter_bits(fr.legal_bits[d], codes, g, pats[k], rule[0], rule[1],
+                                          fr.rule_scratch, fr.legal_bits[d - 1], fr.legal[d])
+                    v = solve(MT, codes, lcounts, arow, sub, fr.legal[d][:nl], ng, nn, child_ub, ubs, d - 1,
                               cbeta, width, exact, hard, memo, est, green, n_pat, length, n_sym,
                               scratch_c, scratch_t, seen, stats, fr, rule, pairs)
             else:
-                v = solve(MT, codes, lcounts, arow, sub, legal, cg, cn, cub, ubs, d - 1, cbeta, width,
+                v = solve(MT, codes, lcounts, arow, sub, legal, cg, cn, child_ub, ubs, d - 1, cbeta, width,
                           exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c,
                           scratch_t, seen, stats, fr, rule, pairs)
             acc += v
@@ -1150,8 +1189,8 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
         if not cut and acc < best:
             best = acc
             bestg = g
-    if lk > 0:
-        fr[12][0][0] = 0  # (the local scratch is free again)
+    if n_local > 0:
+        fr.local.state[0] = 0  # (the local scratch is free again)
     if best < beta:
         _store(memo, key, best, 1, bestg)
         return best
@@ -1174,7 +1213,7 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
     return beta if beta > lb_known else lb_known
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def bucket_bounds(MT, codes, lcounts, cands, o, legal, green, n_pat, hard, length, n_sym):
     """Opener row ``o``'s non-green buckets (as :func:`bucket_split`) and a lower bound of
     each bucket's value: ``max(2m - 1, min over guesses of 3m - B - [guess in bucket])``,
@@ -1189,10 +1228,10 @@ def bucket_bounds(MT, codes, lcounts, cands, o, legal, green, n_pat, hard, lengt
             continue
         sub = out[starts[k]:starts[k] + m].copy()
         rows = hard_filter(legal, codes, lcounts, o, pats[k], length, n_sym) if hard else legal
-        nb, isg = count_buckets(MT, sub, rows, green, n_pat)
+        nb, has_green = count_buckets(MT, sub, rows, green, n_pat)
         mn = INF
         for i in range(nb.shape[0]):
-            v = 3 * m - nb[i] - (1 if isg[i] else 0)
+            v = 3 * m - nb[i] - (1 if has_green[i] else 0)
             if v < mn:
                 mn = v
         if mn > lbs[k]:
@@ -1200,7 +1239,7 @@ def bucket_bounds(MT, codes, lcounts, cands, o, legal, green, n_pat, hard, lengt
     return out, starts, sizes, pats, lbs
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=CACHE, parallel=True)
 def opener_bounds(MT, codes, lcounts, cands, openers, legal, green, n_pat, hard, length,
                   n_sym):
     """Lower bound of each opener's total: ``n`` plus the sum of
@@ -1214,7 +1253,7 @@ def opener_bounds(MT, codes, lcounts, cands, openers, legal, green, n_pat, hard,
     return out_lb
 
 
-@njit(cache=True)
+@njit(cache=CACHE)
 def lookup(memo, cands, d, hard, cg, cn):
     """The memo entry of a position, or (-1, 0, -1)."""
     key = set_key(cands, d, hard, cg, cn)
@@ -1226,7 +1265,7 @@ def lookup(memo, cands, d, hard, cg, cn):
 # --- a whole tree of the width-limited search --------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def rows_bits_into(rows: np.ndarray, out: np.ndarray) -> None:
     """``out``: the bitset of ``rows`` (bit ``r % 64`` of word ``r // 64``), the form of
     :func:`wordle_core.kernels.hard.rows_bitset`."""
@@ -1236,7 +1275,7 @@ def rows_bits_into(rows: np.ndarray, out: np.ndarray) -> None:
         out[r >> 6] |= np.uint64(1) << np.uint64(r & 63)
 
 
-@overload(choice, jit_options={"cache": True, "nogil": True})
+@overload(choice, jit_options={"cache": CACHE, "nogil": True})  # type: ignore[typeddict-unknown-key]
 def _tree_choice(how, cands, legal, cg, cn, d):
     """The search's best first guess at a position, as
     :func:`wordle_core.kernels.walk.walk_tree` asks for a choice (``how``: the 22
@@ -1252,7 +1291,7 @@ def _tree_choice(how, cands, legal, cg, cn, d):
         if d < 1:
             return -1
         if hard:  # (the search finds its children's rows from this bitset)
-            rows_bits_into(legal, fr[11][d])
+            rows_bits_into(legal, fr.legal_bits[d])
         solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, INF + 1, width, exact,
               hard, memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats, fr,
               rule, pairs)

@@ -52,6 +52,7 @@ from wordle_core.kernels.buckets import (
     row_is_perfect,
     rows_kernel,
 )
+from wordle_core.kernels.buckets.vector import CACHE  # (False with the plain twins: nothing cached)
 from wordle_core.kernels.walk import TREE_OK, choice, walk_tree
 
 ENTROPY, EXPECTED_SIZE, MINIMAX, PARTITIONS = 0, 1, 2, 3  # the measures, as the kernels name them
@@ -64,7 +65,7 @@ ROUND = 1e9  # np.round(x, 9): rint(x * 1e9) / 1e9
 # --- keys ----------------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def keys(kind, n, buckets, largest, sum_sq, sum_xl, is_cand, log2n):
     """The (first, second) keys of one guess, both minimised: the measure's ranking.
 
@@ -85,7 +86,7 @@ def keys(kind, n, buckets, largest, sum_sq, sum_xl, is_cand, log2n):
     return -float(buckets), sum_sq
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def key_floor(kind, n, buckets, is_cand, log2n_table):
     """A lower bound of a guess's first key from its number of buckets alone."""
     b = max(buckets, 1)
@@ -126,7 +127,7 @@ def scratch(n_guesses: int, n_patterns: int, mt_dtype: np.dtype) -> tuple:
 # --- the choice ----------------------------------------------------------------------
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def _first_perfect(mat, mt, has_mt, cands, rows, dense, green, seen, stamp):
     """Index in ``rows`` of the first guess splitting ``cands`` (at most ``PAIRS_MAX``)
     into singletons, or -1."""
@@ -138,7 +139,7 @@ def _first_perfect(mat, mt, has_mt, cands, rows, dense, green, seen, stamp):
     return distinct_pairs(mt, cands, rows, dense, green, True, cands.shape[0])[2]
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def _stats(mat, mt, has_mt, rows, dense, cands, xlogx, sc):
     """Full bucket statistics of guess rows ``rows`` over ``cands`` (the engine's kernels)."""
     n_g = rows.shape[0]
@@ -163,7 +164,7 @@ def _stats(mat, mt, has_mt, rows, dense, cands, xlogx, sc):
     return buckets, largest, sum_sq, sum_xl
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def _pick(kind, n, idx, rows, buckets, largest, sum_sq, sum_xl, mark, log2n):
     """The best of ``rows[idx]`` (stats aligned with ``idx``): lowest keys, then a candidate,
     then the first."""
@@ -183,7 +184,7 @@ def _pick(kind, n, idx, rows, buckets, largest, sum_sq, sum_xl, mark, log2n):
     return best
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def choose(mat, mt, has_mt, arow, rows, dense, cands, kind, log2n_table, xlogx, rule_out, sc):
     """The measure ``kind``'s guess row among ``rows`` for the candidates ``cands``.
 
@@ -262,7 +263,7 @@ def choose(mat, mt, has_mt, arow, rows, dense, cands, kind, log2n_table, xlogx, 
 # --- the tree ------------------------------------------------------------------------
 
 
-@overload(choice, jit_options={"cache": True, "nogil": True})
+@overload(choice, jit_options={"cache": CACHE, "nogil": True})  # type: ignore[typeddict-unknown-key]
 def _tree_choice(how, cands, legal, greens, need, d):
     """:func:`choose` as :func:`wordle_core.kernels.walk.walk_tree` asks for a choice
     (``how``: the 9 arguments of :func:`greedy_tree` that :func:`choose` reads)."""

@@ -445,7 +445,7 @@ def _buckets_to_check(mat, S, g, cnt, greens, digits, green_code, min_size, done
 
 
 @njit(cache=True, nogil=True)
-def _three(mat, mt, S, legal, scan, codes, counts, greens, need, digits, green_code, is_cand_row, cap,
+def _three_left(mat, mt, S, legal, scan, codes, counts, greens, need, digits, green_code, is_cand_row, cap,
            seen, stamp, tk, tv, tables, base):
     """The 3-guesses-left test (see :func:`solve_three`); ``scan`` is a superset of
     ``legal`` (the rows every splitter search reads, so the cache stays valid across
@@ -511,7 +511,7 @@ def solve_three(mat, mt, S, legal, codes, counts, greens, need, digits, green_co
     stamp = np.zeros(2, np.int64)
     tk = np.zeros((1 << 12, 3), np.int64)
     tv = np.zeros(1 << 12, np.int64)
-    g = _three(mat, mt, S, legal, legal, codes, counts, greens, need, digits, green_code, is_cand_row,
+    g = _three_left(mat, mt, S, legal, legal, codes, counts, greens, need, digits, green_code, is_cand_row,
                cap, seen, stamp, tk, tv, _tables(mt, P), 0)
     return g, stamp[1] + legal.shape[0]
 
@@ -534,7 +534,7 @@ def solve_four(mat, mt, S, legal, codes, counts, greens, need, digits, green_cod
                core, tries, caches):
     """(guess row winning every answer of ``S`` within 4 guesses or -1, work done) (exact).
 
-    A guess wins iff every bucket of four or more answers passes :func:`_three` with the
+    A guess wins iff every bucket of four or more answers passes :func:`_three_left` with the
     obligations after its feedback (smaller buckets are won by guessing their words in
     turn). One splitter cache serves every 3-left node below, which is where a lost
     4-left node spends its time: the same trap buckets come back under most guesses.
@@ -612,7 +612,7 @@ def solve_four(mat, mt, S, legal, codes, counts, greens, need, digits, green_cod
                 sub_legal = legal_subset(legal, codes, counts, cgreens, cneed)
                 for t in range(nb):
                     sub_cand[arow[B[t]]] = 1
-                res3 = _three(mat, mt, B[:nb].copy(), sub_legal, legal, codes, counts, cgreens.copy(),
+                res3 = _three_left(mat, mt, B[:nb].copy(), sub_legal, legal, codes, counts, cgreens.copy(),
                               cneed.copy(), digits, green_code, sub_cand, cap, seen, stamp, tk, tv, tables,
                               base)
                 for t in range(nb):

@@ -27,12 +27,13 @@ import numpy as np
 from numba import njit
 
 from wordle_core.kernels.buckets import split_codes
+from wordle_core.kernels.buckets.vector import CACHE  # (False with the plain twins: nothing cached)
 from wordle_core.kernels.hard import legal_subset, obligations_after
 
 TREE_OK, TREE_NO_CHOICE, TREE_NO_PROGRESS = 0, 1, 2
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def grow(a, size):
     """A copy of ``a`` with room for at least ``size`` entries (twice as many or more)."""
     b = np.empty(max(2 * a.shape[0], size), a.dtype)
@@ -49,7 +50,7 @@ def choice(how, cands, legal, greens, need, d):
     raise NotImplementedError("choice is compiled only: call walk_tree")
 
 
-@njit(cache=True, nogil=True)
+@njit(cache=CACHE, nogil=True)
 def walk_tree(how, mat, arow, codes, counts, opener, cands0, legal0, greens0, need0,
               hard, d0, depth_left, n_pat):
     """Every game from guess row ``opener`` against ``cands0``.

@@ -25,6 +25,7 @@ from __future__ import annotations
 import math
 import threading
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 
@@ -187,7 +188,7 @@ class ExactSolver:
         self._base_rows = rows
         self._ub0 = np.full(len(lex.guesses), np.iinfo(np.int32).max, np.int64)
         self._ubs = np.zeros((0, len(lex.guesses)), np.int64)
-        self._frames: tuple | None = None
+        self._frames: kn.Frames | None = None
         self._search_thread: threading.Thread | None = None
         self._root: tuple[tuple, np.ndarray] | None = None
         self._feasibility: HardSolver | None = None  # made on first use (hard mode)
@@ -198,7 +199,7 @@ class ExactSolver:
         """The pair cache's figures so far: ``slots``, pair rows ``made`` and rows
         ``replaced`` (made in a row that held another pair)."""
         used = self._pairs[3]
-        return {"slots": int(self.pair_slots), "made": int(used[0]), "replaced": int(used[1])}
+        return {"slots": int(self.pair_slots or 0), "made": int(used[0]), "replaced": int(used[1])}
 
     def reset(self) -> None:
         """Forget every memoised position (the next searches start from scratch)."""
@@ -277,7 +278,7 @@ class ExactSolver:
             legal = np.ascontiguousarray(legal, dtype=np.int32)
             if legal.size > 1 and not bool(np.all(legal[1:] > legal[:-1])):
                 legal = np.unique(legal)  # (ascending, as the bitsets list them)
-            kn.rows_bits_into(legal, frames[11][int(d)])
+            kn.rows_bits_into(legal, frames.legal_bits[int(d)])
         args = (self._mt, self._codes, self._lcounts, self._arow, cands, legal, cg, cn,
                 self._ub0 if ub is None else ub, self._ub_scratch(int(d)), int(d),
                 int(beta), int(self.width), self._exact_flag(),
@@ -341,10 +342,10 @@ class ExactSolver:
             self._ubs = np.zeros((d + 1, len(self.lexicon.guesses)), np.int64)
         return self._ubs
 
-    def _frames_for(self, d: int) -> tuple:
+    def _frames_for(self, d: int) -> kn.Frames:
         """The search's per-depth scratch (:func:`wordle_core.kernels.exact.frames`) for
         positions with up to ``d`` guesses left (kept; widened when a deeper search comes)."""
-        if self._frames is None or self._frames[0].shape[0] <= d:
+        if self._frames is None or self._frames.out.shape[0] <= d:
             lex = self.lexicon
             prune, skip = self._prune_from(), self._skip_from()
             self._frames = kn.frames(max(d, self.limit), len(lex.answers), len(lex.guesses),
@@ -453,15 +454,16 @@ class ExactSolver:
         self._root = (key, ub)
         return ub
 
-    def opener_order(self, openers: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+    def opener_order(self, openers: np.ndarray | Sequence[int] | None = None
+                     ) -> tuple[np.ndarray, np.ndarray]:
         """(openers sorted by the free bound ``3n - B - [opener is an answer]``, those bounds):
         most buckets first, i.e. roughly best (and cheapest to prove) first; ties alphabetical."""
         lex = self.lexicon
         rows = self._base_rows if openers is None else np.asarray(openers, dtype=np.int32)
         rows = np.ascontiguousarray(rows, dtype=np.int32)
         cands = np.arange(len(lex.answers), dtype=np.int32)
-        nb, isg = count_buckets(self._mt, cands, rows, self._green, lex.n_patterns)
-        lb0 = 3 * len(cands) - nb - isg.astype(np.int64)
+        nb, has_green = count_buckets(self._mt, cands, rows, self._green, lex.n_patterns)
+        lb0 = 3 * len(cands) - nb - has_green.astype(np.int64)
         order = np.lexsort((rows, lb0))
         return rows[order], lb0[order]
 
