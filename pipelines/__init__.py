@@ -26,3 +26,15 @@ class _BeamImportNoise(_logging.Filter):
 
 
 _logging.getLogger().addFilter(_BeamImportNoise())
+
+
+def _serve_object_stores() -> None:
+    """The engine reads ``gs://`` ... locations through Beam's FileSystems (imported on first use);
+    against a GCS emulator (``$STORAGE_EMULATOR_HOST``) every process connects anonymously."""
+    from .storage import anonymous_under_emulator, register
+
+    register()
+    anonymous_under_emulator()
+
+
+_serve_object_stores()

@@ -12,13 +12,14 @@ import dataclasses
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 from wordle_core.errors import OneLineParser
+from wordle_core.files import location
 
 from . import jobs
 from .cloud import check_cloud_args
 from .config import ConfigError, JobConfig
+from .generation import DRY_RUN
 from .options import add_job_args, add_resume_arg, check_beam_args, config_from
 
 
@@ -140,7 +141,7 @@ def ship_verdicts(cfg: JobConfig, dest: str) -> int:
 
     lex = jobs.lexicon_of(cfg)
     # an --exact-only run's table when the output holds one, else the per-strategy table
-    table = "hard_exact" if (Path(cfg.output) / "hard_exact").is_dir() else "hard_verdicts"
+    table = "hard_exact" if (location(cfg.output) / "hard_exact").is_dir() else "hard_verdicts"
     recs = read_records(cfg.output, table)  # manifest-verified: a complete run only
     by_opener: dict[str, dict] = {}
     for r in recs:
@@ -151,7 +152,7 @@ def ship_verdicts(cfg: JobConfig, dest: str) -> int:
                                            "seconds": round(float(r["exact_seconds"]), 4),
                                            "nodes": int(r["exact_nodes"]), "note": r["exact_note"]})
     notes = sorted({r["note"] for r in by_opener.values()})
-    manifest = read_manifest(Path(cfg.output) / table)
+    manifest = read_manifest(location(cfg.output) / table)
     if manifest.lexicon_fingerprint and manifest.lexicon_fingerprint != lex.fingerprint:
         raise ConfigError(f"--ship: {cfg.output} was computed on other {lex.name} word lists")
     meta = {"wordle_lab.computed_by": "wordle-lab pipeline hard (wordle_core.search.hard, "
@@ -233,10 +234,13 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
             entries.extend(play_tables)
             _say("  " + jobs.describe(res))
             checkpoint("after play")
+        if gen.gen == DRY_RUN:  # nothing was computed: no report, nothing to publish
+            _say("  dry run: every job built, none submitted; no report, nothing published")
+            return 0
         if "report" in cfg.outputs:
             with progress.timed("report"):
-                files = build_report(gen.root, Path(gen.stage("report")),
-                                     title=str(Path(cfg.output).resolve()))
+                files = build_report(gen.root, gen.stage("report"),
+                                     title=str(location(cfg.output).resolve()))
             entries.append("report")
             _say(f"  report: {len(files)} files")
             checkpoint("after report")
@@ -254,7 +258,7 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
     _say("  " + progress.summary())
     total = time.perf_counter() - t0
     print(f"done in {total:.1f} s ({total / 60:.1f} min)")
-    report_dir = Path(cfg.output) / "report" if "report" in cfg.outputs else None
+    report_dir = location(cfg.output) / "report" if "report" in cfg.outputs else None
     if report_dir is not None:
         print(f"report: {report_dir.resolve()}")
         if (report_dir / "rankings.csv").exists():

@@ -68,7 +68,7 @@ def open_generation(cfg: JobConfig, ns: Any, beam_args: list[str], what: str) ->
     lex = lexicon_of(cfg)
     chash = config_hash(cfg, what, transforms.PLAY_ORDER)
     if is_dry(beam_args):  # nothing is written: no staging area either
-        return Generation(cfg.output, "dry-run", chash, lex.fingerprint)
+        return Generation(cfg.output, generation.DRY_RUN, chash, lex.fingerprint)
     out = ensure_output(cfg.output) if "://" not in cfg.output else cfg.output
     return generation.begin(out, chash, lex.fingerprint, resume=bool(getattr(ns, "resume", False)),
                             say=_say)

@@ -406,7 +406,7 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(ns, beam_args, config_from, execute) -> int:
-    from wordle_core.files import atomic_write_text
+    from wordle_core.files import write_whole
 
     from .jobs import lexicon_of, select_rows
 
@@ -477,7 +477,7 @@ def _run(ns, beam_args, config_from, execute) -> int:
         print(f"optimal: {res.runner} job built (dry run: not submitted)")
         return 0
     records = sink.read_table(output, TABLE)
-    atomic_write_text(FileSystems.join(output, "optimal_ranking.csv"), ranking_csv(records))
+    write_whole(FileSystems.join(output, "optimal_ranking.csv"), ranking_csv(records).encode())
     print(f"optimal: {len(records)} proven values ({n_todo} new) in {len(res.files)} file(s), "
           f"{time.perf_counter() - t0:.1f} s on {res.runner} -> {output}")
     return 0

@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from wordle_core.errors import WordleError
+from wordle_core.files import Location, UrlPath, location, write_whole
 from wordle_core.tables.frames import game_path, read_table, tables_in
 
 from .report_html import GROUP, group_order
@@ -451,11 +452,12 @@ def proven_table(proven: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["lexicon", "mode", "rank", "opener", "total", "mean"])
 
 
-def build_report(input_dir: str | Path, output_dir: str | Path, *, title: str | None = None) -> list[Path]:
+def build_report(input_dir: str | Path, output_dir: str | Path, *,
+                 title: str | None = None) -> list[Location]:
     """Read every table under ``input_dir``, write the report files into ``output_dir``."""
     from pipelines.report_html import render_html, report_data
 
-    src = Path(input_dir)
+    src = location(input_dir)
     if not src.is_dir():
         raise ReportError(f"report input {str(src)!r} is not a directory")
     summaries = read_frame(src, "opener_summaries")
@@ -493,10 +495,20 @@ def build_report(input_dir: str | Path, output_dir: str | Path, *, title: str | 
             files["hard_summary.csv"] = csv(summary)
     except KeyError as exc:
         raise ReportError(f"tables under {str(src)!r} lack column {exc}: not wordle-lab output?") from None
-    return _publish(Path(output_dir), files)
+    return _publish(location(output_dir), files)
 
 
-def _publish(out: Path, files: dict[str, bytes]) -> list[Path]:
+def _publish(out: Location, files: dict[str, bytes]) -> list[Location]:
+    """Every report file or none: written in full first (locally to a temporary directory,
+    then renamed into place; in an object store each object is whole once written, and
+    none is written before all of them are computed)."""
+    if isinstance(out, UrlPath):
+        try:
+            for name in sorted(files):
+                write_whole(out / name, files[name])
+        except OSError as exc:
+            raise ReportError(f"cannot write the report into {str(out)!r}: {exc}") from None
+        return [out / name for name in sorted(files)]
     try:
         out.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=".report-", dir=out))
@@ -523,11 +535,11 @@ def top_table(
     """The top ``top`` rows of ``rankings.csv`` by a measure, for one (lexicon, strategy, mode)."""
     if by not in MEASURES:
         raise ReportError(f"--by must be one of {', '.join(MEASURES)}")
-    p = Path(rankings_csv)
+    p = location(rankings_csv)
     if p.is_dir():
         p = p / "rankings.csv"
     try:
-        df = pd.read_csv(p)
+        df = pd.read_csv(io.BytesIO(p.read_bytes()))
     except FileNotFoundError:
         raise ReportError(f"{str(p)!r} does not exist: run `wordle-lab report` "
                           "(or `wordle-lab run`) first") from None

@@ -182,14 +182,14 @@ def log_failure(exc: BaseException, logs_dir: str | None, stage: str) -> str | N
     """Write the full traceback under ``logs_dir``; returns the log's path (None if impossible)."""
     import traceback
 
-    if not logs_dir or "://" in logs_dir:
+    if not logs_dir:
         return None
+    from wordle_core.files import write_whole
+
+    path = sink.FileSystems.join(logs_dir, f"{time.strftime('%Y%m%dT%H%M%S')}-{stage.replace(' ', '_')}.log")
+    text = f"stage: {stage}\n" + "".join(traceback.format_exception(type(exc), exc, exc.__traceback__))
     try:
-        os.makedirs(logs_dir, exist_ok=True)
-        path = os.path.join(logs_dir, f"{time.strftime('%Y%m%dT%H%M%S')}-{stage.replace(' ', '_')}.log")
-        with open(path, "w") as fh:
-            fh.write(f"stage: {stage}\n")
-            fh.write("".join(traceback.format_exception(type(exc), exc, exc.__traceback__)))
+        write_whole(path, text.encode())
         return path
     except OSError:
         return None
@@ -574,7 +574,7 @@ def _execute_alone(build: Callable[[beam.Pipeline, str | None], Any], output: st
     from . import generation
 
     if is_dry(beam_args):
-        gen = generation.Generation(output, "dry-run", "-", "-")
+        gen = generation.Generation(output, generation.DRY_RUN, "-", "-")
     else:
         output = ensure_output(output)
         gen = generation.begin(output, generation.config_hash({"stage": stage, "tables": tables}), "-")

@@ -267,7 +267,9 @@ class Tree:
     @classmethod
     def load_json(cls, lexicon: Lexicon, path: str | Path, matrix: np.ndarray | None = None) -> Tree:
         try:
-            data = json.loads(Path(path).read_text())
+            from wordle_core.files import location
+
+            data = json.loads(location(path).read_text())
         except (OSError, ValueError) as exc:
             raise WordleError(f"cannot read tree {str(path)!r}: {exc}") from None
         rows: list[tuple[str, str]] = []

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from wordle_core.errors import WordleError
+from wordle_core.files import location
 
 MANIFEST = "_manifest.json"
 GENERATION = "_generation.json"
@@ -135,7 +136,7 @@ def _read_bytes(path: Path) -> bytes:
 
 def read_manifest(table_dir: str | Path, table: str | None = None) -> Manifest:
     """The manifest of a published directory; ``table`` (if given) must be the one it names."""
-    d = Path(table_dir)
+    d = location(table_dir)
     mpath = d / MANIFEST
     if not mpath.is_file():
         if not d.is_dir():
@@ -175,7 +176,7 @@ def decode(data: bytes, table: str, where: str) -> list[dict[str, Any]]:
 
 def check_generation(output_dir: str | Path, entry: str, generation: str) -> None:
     """Refuse an entry whose generation is not the one ``<output>/_generation.json`` names."""
-    gpath = Path(output_dir) / GENERATION
+    gpath = location(output_dir) / GENERATION
     if not gpath.is_file():
         return
     try:
@@ -184,14 +185,14 @@ def check_generation(output_dir: str | Path, entry: str, generation: str) -> Non
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         raise TableError(f"{str(gpath)!r} is corrupt; run the pipeline again") from None
     if want is not None and want != generation:
-        raise TableError(f"{str(Path(output_dir) / entry)!r} is generation {generation} but "
+        raise TableError(f"{str(location(output_dir) / entry)!r} is generation {generation} but "
                          f"{str(output_dir)!r} names {want}: a run was stopped while publishing; "
                          "run it again (with --resume) to finish")
 
 
 def table_dir(path: str | Path, table: str) -> Path:
     """``path`` itself when it is the table's directory, else ``path/<table>``."""
-    p = Path(path)
+    p = location(path)
     if (p / MANIFEST).is_file() and not (p / table / MANIFEST).is_file():
         return p
     if (p / table).is_dir():
@@ -222,7 +223,7 @@ def table_files(path: str | Path, table: str) -> list[Path]:
 
     A directory that exists but is not a valid published table raises :class:`TableError`.
     """
-    p = Path(path)
+    p = location(path)
     if p.is_file():
         return [p]
     d = table_dir(p, table)
@@ -233,7 +234,7 @@ def table_files(path: str | Path, table: str) -> list[Path]:
 
 def read_file_records(path: str | Path, table: str) -> list[dict[str, Any]]:
     """Records of one named ``.avro`` file, verified against its directory's manifest if any."""
-    p = Path(path)
+    p = location(path)
     if (p.parent / MANIFEST).is_file():
         man = read_manifest(p.parent)
         entry = next((f for f in man.files if f.name == p.name), None)
@@ -260,7 +261,7 @@ def read_records(path: str | Path, table: str) -> list[dict[str, Any]]:
     or one ``.avro`` file. Raises :class:`TableError` (one line) when there is no
     published table there or anything about it does not check out.
     """
-    p = Path(path)
+    p = location(path)
     if p.is_file():
         return read_file_records(p, table)
     out: list[dict[str, Any]] = []
@@ -273,7 +274,7 @@ def read_records(path: str | Path, table: str) -> list[dict[str, Any]]:
 
 def has_table(path: str | Path, table: str) -> bool:
     """Is there something at ``path`` that claims to be ``table`` (manifest or shard files)?"""
-    p = Path(path)
+    p = location(path)
     if p.is_file():
         return True
     d = table_dir(p, table)
@@ -282,7 +283,7 @@ def has_table(path: str | Path, table: str) -> bool:
 
 def verify_dir(path: str | Path) -> Manifest:
     """Check every file a published directory's manifest lists (tables and the report)."""
-    d = Path(path)
+    d = location(path)
     man = read_manifest(d)
     check_generation(d.parent, d.name, man.generation)
     for f in man.files:
@@ -306,10 +307,10 @@ def write_table(table_dir_: str | Path, table: str, files: dict[str, tuple[bytes
                 generation: str = "manual", *, config_hash: str = "", lexicon_fingerprint: str = "",
                 write: Callable[[Path, bytes], None] | None = None) -> Manifest:
     """Write ``{name: (bytes, records)}`` into a table directory, then its manifest (last)."""
-    from wordle_core.files import atomic_write_bytes
+    from wordle_core.files import write_whole
 
-    put = write or atomic_write_bytes
-    d = Path(table_dir_)
+    put = write or write_whole
+    d = location(table_dir_)
     d.mkdir(parents=True, exist_ok=True)
     (d / MANIFEST).unlink(missing_ok=True)
     for name, (data, _) in sorted(files.items()):

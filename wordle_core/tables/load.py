@@ -22,6 +22,7 @@ from typing import Any
 import numpy as np
 
 from wordle_core.errors import WordleError
+from wordle_core.files import location
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.tree import Tree
 from wordle_core.search.openers import OpenerScores
@@ -37,7 +38,7 @@ def read_avro_records(files: list[Path]) -> list[dict[str, Any]]:
     """
     out: list[dict[str, Any]] = []
     for f in files:
-        p = Path(f)
+        p = location(f)
         if not p.exists():
             raise TableError(f"table file {str(p)!r} does not exist")
         table = p.name.split("-", 1)[0] if "-of-" in p.name else p.stem
@@ -103,7 +104,7 @@ def load_tree_file(
     opener: str | None = None, matrix: np.ndarray | None = None,
 ) -> Tree:
     """A tree from a JSON file (``simulate --save-tree``) or a ``trees`` Avro table."""
-    p = Path(path)
+    p = location(path)
     if not p.exists():
         raise WordleError(f"tree file {str(p)!r} does not exist")
     if p.is_dir() or p.suffix == ".avro":
@@ -119,7 +120,7 @@ def find_opener_scores(lexicon: Lexicon, root: str | Path) -> OpenerScores | Non
     lexicon) are skipped. Meant for the CLI and the pipeline entry points, which pass
     the table on to whatever ranks first guesses, so a finished ``run`` is reused.
     """
-    base = Path(root)
+    base = location(root)
     if not base.is_dir():
         return None
     for d in [base, *sorted(p for p in base.iterdir() if p.is_dir())]:
