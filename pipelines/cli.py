@@ -16,10 +16,8 @@ from collections.abc import Sequence
 from wordle_core.errors import OneLineParser
 from wordle_core.files import location
 
-from . import jobs
-from .cloud import check_cloud_args
+from .cloud import check_cloud_args, check_dask_scheduler
 from .config import ConfigError, JobConfig
-from .generation import DRY_RUN
 from .options import add_job_args, add_resume_arg, check_beam_args, config_from
 
 
@@ -38,14 +36,21 @@ def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about:
 
 
 def guarded(fn):
-    """An entry point whose SIGINT/SIGTERM is one line and exit 130/143 (see runner.interrupts)."""
+    """An entry point whose SIGINT/SIGTERM is one line and exit 130/143 (see runner.interrupts).
+
+    A ``--dask_client_address`` in its ``argv`` is checked first, before Beam is imported:
+    a scheduler that does not answer is one line within seconds.
+    """
     import functools
     import signal
 
-    from .runner import Interrupted, interrupts, kill_workers
-
     @functools.wraps(fn)
     def wrapper(*a, **kw):
+        argv = a[0] if a else kw.get("argv")
+        if argv is None or isinstance(argv, (list, tuple)):
+            check_dask_scheduler(list(sys.argv[1:] if argv is None else argv))
+        from .runner import Interrupted, interrupts, kill_workers
+
         try:
             with interrupts():
                 return fn(*a, **kw)
@@ -66,6 +71,8 @@ def _say(msg: str) -> None:
 @guarded
 def run_scores(argv: Sequence[str] | None = None) -> int:
     """``opener_scores`` for every selected opener (default all)."""
+    from . import jobs
+
     ns, beam_args = _parse("wordle-lab pipeline scores", argv, play=False,
                            about="Write opener_scores: first-guess statistics of every selected opener.")
     cfg = config_from(ns)
@@ -77,6 +84,8 @@ def run_scores(argv: Sequence[str] | None = None) -> int:
 
 
 def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
+    from . import jobs
+
     def extra(p: argparse.ArgumentParser) -> None:
         if prog.endswith("games"):
             p.add_argument("--games", action="store_true", help="also write every game (games table)")
@@ -139,6 +148,8 @@ def ship_verdicts(cfg: JobConfig, dest: str) -> int:
     from wordle_core.tables.avro import read_manifest, read_records
     from wordle_core.tables.verdicts import write_verdicts
 
+    from . import jobs
+
     lex = jobs.lexicon_of(cfg)
     # an --exact-only run's table when the output holds one, else the per-strategy table
     table = "hard_exact" if (location(cfg.output) / "hard_exact").is_dir() else "hard_verdicts"
@@ -188,6 +199,8 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
     from wordle_core.errors import WordleError
     from wordle_core.game.lexicon import load_lexicon
 
+    from . import jobs
+    from .generation import DRY_RUN
     from .report import build_report, format_top, top_table
     from .runner import JobProgress, Stage, as_failure
 

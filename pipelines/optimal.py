@@ -408,7 +408,10 @@ def run(argv: Sequence[str] | None = None) -> int:
 def _run(ns, beam_args, config_from, execute) -> int:
     from wordle_core.files import write_whole
 
+    from .cloud import check_cloud_args
     from .jobs import lexicon_of, select_rows
+
+    check_cloud_args(beam_args)  # before any work: a Dask scheduler that answers, Dataflow's tools
 
     flags: dict[str, Any] = {}
     if ns.modes:
