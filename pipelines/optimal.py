@@ -469,7 +469,7 @@ def _run(ns, beam_args, config_from, execute) -> int:
                      f"{len(parts) - len(todo)} finished before, {len(todo)} to compute "
                      f"({n_todo} proofs) -> {output}\n")
 
-    def build(pipeline, pdir):
+    def build(pipeline, pdir, emit=True):  # (its parts are its own; the tables come with them)
         return pipeline | "Optimal" >> OptimalTable(todo, done, spec, output, pdir)
 
     t0 = time.perf_counter()

@@ -459,7 +459,7 @@ def is_dry(args: list[str]) -> bool:
 
 
 def execute(
-    build: Callable[[beam.Pipeline, str | None], Any],
+    build: Callable[..., Any],
     gen: Any,
     tables: list[str],
     beam_args: list[str],
@@ -470,23 +470,24 @@ def execute(
     dask_workers: int | None = None,
     total: int = 0,
     desc: str | None = None,
-    apart: Any = None,
+    read_back: Callable[[], beam.PTransform] | None = None,
     warm: Callable[[], Any] | None = None,
 ) -> RunResult:
     """Run ``build`` and stage its tables in the generation ``gen`` (sealed on success).
 
-    ``apart`` (the :class:`~pipelines.shards.ResumableShards` that ``build`` applies):
-    on a local run (the DirectRunner, a Dask cluster on this machine) the tables are
-    written apart from the work. ``execute`` sets its ``emit`` to ``False``, so the
-    first pipeline only computes the shards not yet finished and keeps each in its
-    file; a second pipeline reads every shard back
-    (:meth:`~pipelines.shards.ResumableShards.read_back`) and writes the tables. Its
-    workers are new processes, so the tables' grouping and writing no longer come on
-    top of what the play's strategies and searches hold (the largest worker of
-    ``configs/full.yaml`` peaked in that last minute). On a service (Dataflow, Flink,
-    Spark) one job does both, as a second job would cost a second start-up. The
-    records, and so the tables, are the same either way: a shard's file holds exactly
-    the pairs it emits.
+    ``build(pipeline, progress_dir, emit=...)`` applies the stage's named composite,
+    built there with everything it needs (nothing is changed on a transform afterwards).
+    ``read_back`` (given for a stage whose shards are kept): on a local run (the
+    DirectRunner, a Dask cluster on this machine) the tables are written apart from the
+    work: ``build`` is called with ``emit=False``, so the first pipeline only computes the
+    shards not yet finished and keeps each in its file; a second pipeline applies
+    ``read_back()`` (the same composite reading every shard back, see
+    :meth:`pipelines.shards.Resume.read_back`) and writes the tables. Its workers are new
+    processes, so the tables' grouping and writing no longer come on top of what the
+    play's strategies and searches hold (the largest worker of ``configs/full.yaml``
+    peaked in that last minute). On a service (Dataflow, Flink, Spark) one job does both
+    (``emit=True``), as a second job would cost a second start-up. The records, and so the
+    tables, are the same either way: a shard's file holds exactly the pairs it emits.
 
     ``warm``: called first on a local run, inside the stage (its time counts in the
     stage's): :func:`pipelines.warm.compile_first`, so that the workers load the engine's
@@ -521,20 +522,18 @@ def execute(
         t0 = time.perf_counter()
         try:
             base = gen.root if "://" not in gen.root else None
-            split = apart is not None and local
-            if apart is not None:
-                apart.emit = not split  # (before build applies it)
+            split = read_back is not None and local
             with prog.stage(stage, local=local, base=base) as pdir, local_workers():
                 if warm is not None and local:
                     warm()
                 pipeline = beam.Pipeline(options=PipelineOptions(args))
-                pairs = build(pipeline, pdir)
+                pairs = build(pipeline, pdir, emit=not split)
                 if not split:
                     _ = pairs | "WriteTables" >> sink.WriteTables(gen.root, tables, shards)
                 result = _run(pipeline, runner, stage)
                 if split:  # the tables, by fresh workers, from the kept shards
                     writer = beam.Pipeline(options=PipelineOptions(args))
-                    _ = (writer | "ReadShards" >> apart.read_back()
+                    _ = (writer | "ReadShards" >> read_back()
                          | "WriteTables" >> sink.WriteTables(gen.root, tables, shards))
                     _run(writer, runner, stage)
                 if not dry:

@@ -20,6 +20,7 @@ from pathlib import Path
 
 import pytest
 
+from wordle_core.errors import WordleError
 from wordle_core.files import UrlPath, backend_for, location, write_whole
 from wordle_core.tables import avro
 
@@ -105,10 +106,11 @@ def test_report_rank_and_tree_read_from_gcs(quick_gcs, quick_local, gcs_emulator
     rank = _wordle_lab("rank", "--report", f"{out}/report", "--top", "3")
     assert rank.returncode == 0, rank.stderr
     assert rank.stdout == _wordle_lab("rank", "--report", str(quick_local / "report"), "--top", "3").stdout
-    sim = _wordle_lab("simulate", "--tree", f"{out}/trees", "--strategy", "minimax", "--opener", "salet",
-                      "--json")
+    tree = ["--strategy", "minimax", "--opener", "salet", "--json"]
+    sim = _wordle_lab("simulate", "--tree", f"{out}/trees", *tree)
     assert sim.returncode == 0, sim.stderr
-    assert '"mean"' in sim.stdout or '"mean_guesses"' in sim.stdout
+    assert '"totalCount": 2315' in sim.stdout
+    assert sim.stdout == _wordle_lab("simulate", "--tree", str(quick_local / "trees"), *tree).stdout
 
 
 @pytest.fixture(scope="module")
@@ -184,3 +186,50 @@ def test_url_path_is_a_prefix_store(gcs_emulator) -> None:
         (base / "missing").read_bytes()
     base.remove_tree()
     assert not base.exists()
+
+
+def _documented(doc: str, heading: str) -> list[str]:
+    """The first ``sh`` block after ``heading`` in ``doc``, as one command's argv."""
+    import shlex
+
+    text = (ROOT / doc).read_text()
+    block = text.split(heading, 1)[1].split("```sh\n", 1)[1].split("```", 1)[0]
+    return shlex.split(block.replace("\\\n", " ").replace("$PWD", str(ROOT)))
+
+
+def test_dataflow_dry_run_as_documented(gcs_emulator) -> None:
+    pytest.importorskip("apache_beam.runners.dataflow.dataflow_runner")
+    out = _fresh(gcs_emulator, "dry")
+    argv = _documented("docs/how-to/run-on-dataflow.md", "## The offline check")
+    assert argv[:2] == ["wordle-lab", "run"] and "--dry_run=True" in argv
+    argv = [a.replace("gs://BUCKET/quick", out).replace("gs://BUCKET", gcs_emulator)
+            .replace("PROJECT", "wordle-lab-test") for a in argv[1:]]
+    res = _wordle_lab(*argv, "--no-progress")
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert res.stderr.count("DataflowRunner job built") == 2, res.stderr
+    assert "dry run: every job built, none submitted" in res.stderr
+    assert "Traceback" not in res.stderr
+    assert _objects(out) == []  # nothing written
+
+
+def test_matrix_command_writes_what_workers_verify(gcs_emulator) -> None:
+    from pipelines.transforms import worker_matrix
+    from wordle_core.game.lexicon import load_lexicon
+    from wordle_core.game.matrix import pattern_matrix
+
+    path = _fresh(gcs_emulator, "matrix") + "/mini-nerdle.wlm"
+    res = _wordle_lab_module("pipelines.matrix", "--lexicon", "mini-nerdle", "--output", path)
+    assert res.returncode == 0, res.stderr
+    assert f"--matrix-path {path}" in res.stdout
+    lex = load_lexicon("mini-nerdle")
+    assert (worker_matrix(lex, path) == pattern_matrix(lex)).all()
+    other = load_lexicon("primel")
+    bad = _wordle_lab_module("pipelines.matrix", "--lexicon", "mini-nerdle", "--output", path[:-4] + ".npy")
+    assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and ".wlm" in bad.stderr
+    with pytest.raises(WordleError, match="built for another lexicon"):
+        worker_matrix(other, path)
+
+
+def _wordle_lab_module(module: str, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", module, *args], cwd=ROOT, timeout=300,
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True)
