@@ -182,6 +182,7 @@ def test_url_path_is_a_prefix_store(gcs_emulator) -> None:
     assert [p.name for p in (base / "t").glob("a-*-of-*.avro")] == ["a-00000-of-00001.avro"]
     assert (base / "t" / "_manifest.json").read_text() == "{}"
     assert (base / "t" / "a.avro").suffix == ".avro" and (base / "t").parent == base
+    assert sorted([base / "t", base / "a"]) == [base / "a", base / "t"]  # (find_opener_scores sorts)
     with pytest.raises(FileNotFoundError):
         (base / "missing").read_bytes()
     base.remove_tree()

@@ -171,6 +171,9 @@ class UrlPath:
     def __hash__(self) -> int:
         return hash(self._url)
 
+    def __lt__(self, other: UrlPath) -> bool:
+        return self._url < str(other)
+
     def __truediv__(self, name: str | Path) -> UrlPath:
         return UrlPath(f"{self._url}/{name}")
 
