@@ -16,9 +16,9 @@ from collections.abc import Sequence
 from wordle_core.errors import OneLineParser
 from wordle_core.files import location
 
-from .cloud import check_cloud_args, check_dask_scheduler
 from .config import ConfigError, JobConfig
 from .options import add_job_args, add_resume_arg, check_beam_args, config_from
+from .orchestration.cloud import check_cloud_args, check_dask_scheduler
 
 
 def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about: str = ""):
@@ -49,7 +49,7 @@ def guarded(fn):
         argv = a[0] if a else kw.get("argv")
         if argv is None or isinstance(argv, (list, tuple)):
             check_dask_scheduler(list(sys.argv[1:] if argv is None else argv))
-        from .runner import Interrupted, interrupts, kill_workers
+        from .orchestration.runner import Interrupted, interrupts, kill_workers
 
         try:
             with interrupts():
@@ -192,7 +192,7 @@ def run_trees(argv: Sequence[str] | None = None) -> int:
 def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> int:
     """Scores -> opener selection -> play (one pipeline, one sink) -> report -> publish -> top 10.
 
-    Everything is staged in one generation (:mod:`pipelines.generation`) and
+    Everything is staged in one generation (:mod:`pipelines.orchestration.generation`) and
     published together at the end, so the output directory holds either the previous
     complete result or this one, never new tables beside an old report.
     """
@@ -200,9 +200,9 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
     from wordle_core.game.lexicon import load_lexicon
 
     from . import jobs
-    from .generation import DRY_RUN
+    from .orchestration.generation import DRY_RUN
+    from .orchestration.runner import JobProgress, Stage, as_failure
     from .report import build_report, format_top, top_table
-    from .runner import JobProgress, Stage, as_failure
 
     t0 = time.perf_counter()
     lex = load_lexicon(cfg.lexicon)

@@ -15,13 +15,14 @@ from wordle_core.game.lexicon import Lexicon, load_lexicon
 from wordle_core.search.openers import top_openers
 from wordle_core.strategies import get_strategy
 
-from . import generation, transforms
+from . import transforms
 from .config import ConfigError, JobConfig, OpenerSelection
-from .generation import Generation, config_hash
 from .options import check_beam_args
-from .runner import JobProgress, RunResult, Stage, as_failure, ensure_output, execute, is_dry
-from .shards import NOT_KEPT, Resume, ShardStore, cut
-from .warm import WARM_MIN, compile_first
+from .orchestration import generation
+from .orchestration.generation import Generation, config_hash
+from .orchestration.runner import JobProgress, RunResult, Stage, as_failure, ensure_output, execute, is_dry
+from .orchestration.shards import NOT_KEPT, Resume, ShardStore, cut
+from .orchestration.warm import WARM_MIN, compile_first
 
 PLAY_TABLES = ("opener_summaries", "games", "trees", "hard_verdicts", "hard_exact")
 

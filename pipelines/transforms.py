@@ -1,8 +1,8 @@
 """The composite transforms: thin Beam code around :mod:`pipelines.records`.
 
 Shape (after Apache Beam's complete/game examples): ``Create(shards of work) -> Reshuffle ->
-ParDo(work per shard)`` (:func:`pipelines.shards.sharded`), each a named ``PTransform``
-whose output is ``(table, record)`` pairs that :class:`pipelines.sink.WriteTables`
+ParDo(work per shard)`` (:func:`pipelines.orchestration.shards.sharded`), each a named ``PTransform``
+whose output is ``(table, record)`` pairs that :class:`pipelines.orchestration.sink.WriteTables`
 writes; sharding and ``--resume`` are an option of that graph (``resume=``), and the
 graph a test builds is the one a run builds. One output PCollection per
 transform (no tagged outputs: Beam 2.77's Dask runner sends every element to every
@@ -32,7 +32,7 @@ from wordle_core.game.lexicon import BUILTINS, Lexicon, load_lexicon
 from wordle_core.game.matrix import pattern_matrix, read_matrix
 
 from . import records
-from .shards import NOT_KEPT, Resume, Work, cut, sharded
+from .orchestration.shards import NOT_KEPT, Resume, Work, cut, sharded
 
 NAMESPACE = "wordle-lab"
 # Memo entries a worker keeps (all strategies) before clearing them, per mode. A memo is a
@@ -136,7 +136,7 @@ class _Progress:
 
 class ScoreBlockFn(Work):
     """Scores a block of opener rows in one vectorised pass over the matrix (the work of
-    :class:`ScoreOpeners`, run per shard of blocks by :func:`~pipelines.shards.sharded`)."""
+    :class:`ScoreOpeners`, run per shard of blocks by :func:`~pipelines.orchestration.shards.sharded`)."""
 
     def __init__(self, spec: LexiconSpec, matrix_path: str | None, progress_dir: str | None) -> None:
         self.spec, self.matrix_path, self.progress_dir = spec, matrix_path, progress_dir
@@ -161,7 +161,7 @@ class ScoreBlockFn(Work):
 
 class ScoreOpeners(beam.PTransform):
     """``opener_scores`` of the given opener rows: blocks of rows, cut into shards ->
-    Reshuffle -> vectorised scoring per block (:func:`~pipelines.shards.sharded`; with a
+    Reshuffle -> vectorised scoring per block (:func:`~pipelines.orchestration.shards.sharded`; with a
     ``resume`` store each finished shard is kept, and reused by ``--resume``)."""
 
     def __init__(self, spec: LexiconSpec, rows: list[int], block: int = 512,
@@ -181,7 +181,7 @@ def release_play_caches() -> int:
     """Give back what playing held in this worker process: every strategy's memo and the
     hard-mode verdicts' solver (memo and kernel caches). Returns the memo entries dropped.
 
-    Called when a worker starts writing tables (:class:`pipelines.sink.WriteTables`):
+    Called when a worker starts writing tables (:class:`pipelines.orchestration.sink.WriteTables`):
     its input is grouped first, a barrier after every play element, so by then these
     caches are only memory on top of the records being written (the strategies' memos up
     to :data:`MEMO_LIMITS` entries, the verdict solver's memo and kernel caches up to about
@@ -375,7 +375,7 @@ def play_elements(rows: list[int], modes: list[str], tables: list[str],
 class PlayOpeners(beam.PTransform):
     """Every answer from every opener, per strategy and mode: the (opener, mode) items cut
     into shards -> Reshuffle -> :class:`PlayOpenerFn` per shard
-    (:func:`~pipelines.shards.sharded`; with a ``resume`` store each finished shard is
+    (:func:`~pipelines.orchestration.shards.sharded`; with a ``resume`` store each finished shard is
     kept, and reused by ``--resume``). This ``expand`` is the graph every run builds."""
 
     def __init__(self, spec: LexiconSpec, rows: list[int], strategies: list[str], modes: list[str],

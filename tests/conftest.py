@@ -17,7 +17,7 @@ from collections.abc import Iterator
 
 import pytest
 
-from pipelines.tempdirs import private_tempdir
+from pipelines.orchestration.tempdirs import private_tempdir
 from wordle_core.game.lexicon import Lexicon, load_lexicon
 
 
@@ -92,7 +92,7 @@ def gcs_emulator(_private_tmp: str) -> Iterator[str]:
         time.sleep(0.1)
     old = os.environ.get("STORAGE_EMULATOR_HOST")
     os.environ["STORAGE_EMULATOR_HOST"] = f"http://127.0.0.1:{port}"
-    from pipelines.storage import anonymous_under_emulator
+    from pipelines.orchestration.storage import anonymous_under_emulator
 
     anonymous_under_emulator()  # pipelines was imported before the variable was set
     try:

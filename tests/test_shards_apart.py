@@ -20,7 +20,7 @@ from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
 from apache_beam.testing.util import BeamAssertException, assert_that, equal_to
 
 from pipelines import jobs
-from pipelines.shards import ResumableShards, ShardStore, Work, cut
+from pipelines.orchestration.shards import ResumableShards, ShardStore, Work, cut
 from wordle_core.cli import main
 
 LOCAL = ["--runner=DirectRunner", "--direct_running_mode=multi_processing",

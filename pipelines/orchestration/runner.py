@@ -2,9 +2,9 @@
 
 :func:`execute` builds a pipeline from a ``build(pipeline, progress_dir)`` function
 returning ``(table, record)`` pairs, writes them with the one sink
-(:class:`pipelines.sink.WriteTables`) into the run's generation staging area and,
+(:class:`pipelines.orchestration.sink.WriteTables`) into the run's generation staging area and,
 after the runner reports success, seals them (their manifests); publishing is the
-generation's commit (:mod:`pipelines.generation`), once all stages succeeded.
+generation's commit (:mod:`pipelines.orchestration.generation`), once all stages succeeded.
 
 Progress (:class:`JobProgress`): local workers bump a count file per process in a
 temporary directory that a driver thread sums into one line on stderr: the stage,
@@ -37,9 +37,9 @@ from apache_beam.options.pipeline_options import PipelineOptions
 
 from wordle_core.errors import WordleError
 
+from ..config import ConfigError
+from ..options import DASK_RUNNER, check_beam_args, runner_name
 from . import sink
-from .config import ConfigError
-from .options import DASK_RUNNER, check_beam_args, runner_name
 from .tempdirs import private_tempdir
 
 
@@ -97,8 +97,8 @@ class _WorkerPopen(subprocess.Popen):
         kw["start_new_session"] = True  # its own session: a terminal's Ctrl-C reaches the driver only
         cmd = args[0] if args else kw.get("args")
         if kw.get("shell") and isinstance(cmd, str) and BEAM_WORKER in cmd:
-            # the worker itself (no shell in between) is the child, via pipelines.worker
-            cmd = "exec " + cmd.replace(BEAM_WORKER, "-m pipelines.worker")
+            # the worker itself (no shell in between) is the child, via pipelines.orchestration.worker
+            cmd = "exec " + cmd.replace(BEAM_WORKER, "-m pipelines.orchestration.worker")
             kw["env"] = dict(kw.get("env") or os.environ, WORDLE_LAB_DRIVER_PID=str(os.getpid()))
             args = (cmd, *args[1:]) if args else args
             if not args:
@@ -130,7 +130,7 @@ def local_workers() -> Iterator[None]:
     Beam 2.77 starts them with ``subprocess.Popen(cmd, shell=True)`` from
     ``local_job_service`` and leaves them running when the driver is killed; here
     each is started in its own session (a Ctrl-C in the terminal reaches the driver
-    alone: no worker tracebacks) as :mod:`pipelines.worker`, which asks for
+    alone: no worker tracebacks) as :mod:`pipelines.orchestration.worker`, which asks for
     ``PR_SET_PDEATHSIG`` so that even a SIGKILL of the driver takes it down; and every
     one is killed when the stage ends for any reason.
     """
@@ -482,7 +482,7 @@ def execute(
     work: ``build`` is called with ``emit=False``, so the first pipeline only computes the
     shards not yet finished and keeps each in its file; a second pipeline applies
     ``read_back()`` (the same composite reading every shard back, see
-    :meth:`pipelines.shards.Resume.read_back`) and writes the tables. Its workers are new
+    :meth:`pipelines.orchestration.shards.Resume.read_back`) and writes the tables. Its workers are new
     processes, so the tables' grouping and writing no longer come on top of what the
     play's strategies and searches hold (the largest worker of ``configs/full.yaml``
     peaked in that last minute). On a service (Dataflow, Flink, Spark) one job does both
@@ -490,10 +490,10 @@ def execute(
     tables, are the same either way: a shard's file holds exactly the pairs it emits.
 
     ``warm``: called first on a local run, inside the stage (its time counts in the
-    stage's): :func:`pipelines.warm.compile_first`, so that the workers load the engine's
+    stage's): :func:`pipelines.orchestration.warm.compile_first`, so that the workers load the engine's
     compiled kernels instead of each compiling them.
 
-    Publishing is the generation's commit (:mod:`pipelines.generation`), done by the
+    Publishing is the generation's commit (:mod:`pipelines.orchestration.generation`), done by the
     caller once every stage of the run succeeded. ``gen`` may also be an output
     directory: then this one stage is its own generation, published on success
     (``total``/``desc``/``progress=True`` describe its progress line).

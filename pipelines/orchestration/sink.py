@@ -16,7 +16,7 @@ a stable hash of the record's sort key, and the Avro sync marker is derived from
 table name, so equal inputs give byte-identical files on every runner.
 
 Shards are staged under ``<stage root>/<table>/`` (the run's generation staging area,
-see :mod:`pipelines.generation`), each with a ``.json`` sidecar (records, bytes,
+see :mod:`pipelines.orchestration.generation`), each with a ``.json`` sidecar (records, bytes,
 sha256) from which the table's manifest is made when the generation is published.
 Nothing is moved into the public output here: that is the generation's commit, after
 every stage of the run succeeded, so no half-written table is ever visible.
@@ -35,8 +35,8 @@ import apache_beam as beam
 import fastavro
 from apache_beam.io.filesystems import FileSystems
 
+from ..schemas import SCHEMAS, sort_key
 from .generation import write_bytes
-from .schemas import SCHEMAS, sort_key
 
 CODEC = "deflate"
 
@@ -104,7 +104,7 @@ class _WriteShard(beam.DoFn):
 
     def setup(self) -> None:
         # Every record has been grouped by now: the worker's play caches are only memory.
-        from .transforms import release_play_caches
+        from ..transforms import release_play_caches
 
         release_play_caches()
 

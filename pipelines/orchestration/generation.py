@@ -9,7 +9,7 @@ directory until every stage has finished:
     ``<table>/``       the sink's staged shard files (+ a ``.json`` sidecar each:
                        records, bytes, sha256), in the public layout;
     ``report/``        the report, built from the staged tables;
-    ``_shards/``       finished work shards (see :mod:`pipelines.shards`), for ``--resume``;
+    ``_shards/``       finished work shards (see :mod:`pipelines.orchestration.shards`), for ``--resume``;
     ``logs/``          full tracebacks of failures (named in the one-line message);
     ``_commit.json``   written once everything above is complete: the commit point.
 

@@ -78,7 +78,7 @@ def compile_first(fn: Any, timeout: float = 900.0) -> float | None:
     payload = pickle.dumps(fn)  # the driver's copy: not set up, so only its options travel
     t0 = time.perf_counter()
     try:
-        done = subprocess.run([sys.executable, "-m", "pipelines.warm"], input=payload,
+        done = subprocess.run([sys.executable, "-m", "pipelines.orchestration.warm"], input=payload,
                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                               timeout=timeout, check=False)
     except (OSError, subprocess.TimeoutExpired) as exc:

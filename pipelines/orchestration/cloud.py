@@ -11,7 +11,7 @@ retries and a traceback.
 :func:`stage_locally` runs Beam's own stager into a local directory instead of GCS,
 which tests the whole staging step offline::
 
-    python -m pipelines.cloud --setup_file=$PWD/pyproject.toml --staging_location=/tmp/stage
+    python -m pipelines.orchestration.cloud --setup_file=$PWD/pyproject.toml --staging_location=/tmp/stage
 """
 
 from __future__ import annotations
@@ -27,7 +27,7 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import urlparse
 
-from .config import ConfigError
+from ..config import ConfigError
 
 DEFAULT_ENDPOINT = "https://dataflow.googleapis.com"
 CONNECT_TIMEOUT_S = 5.0
@@ -168,7 +168,7 @@ def stage_locally(setup_file: str, staging_location: str, extra_args: Sequence[s
 def main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
-    p = argparse.ArgumentParser(prog="python -m pipelines.cloud",
+    p = argparse.ArgumentParser(prog="python -m pipelines.orchestration.cloud",
                                 description="Stage the job's package as Dataflow would, into a local dir.")
     p.add_argument("--setup_file", required=True)
     p.add_argument("--staging_location", required=True)

@@ -8,7 +8,7 @@ report) goes through the same ``FileSystems`` calls on every filesystem.
 
 Object stores have no rename: a whole object is written in one request, so a reader sees
 it complete or not at all (:func:`wordle_core.files.write_whole`); the generation protocol
-(:mod:`pipelines.generation`) publishes a run's objects only after all of them exist.
+(:mod:`pipelines.orchestration.generation`) publishes a run's objects only after all of them exist.
 """
 
 from __future__ import annotations

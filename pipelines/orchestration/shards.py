@@ -17,7 +17,7 @@ is whole or absent) and then emits them. On a resumed run the driver lists the
 finished shard files and the worker *reads* those back instead of recomputing
 (a file that fails its checksum is recomputed), so the sink receives exactly the
 same records and writes byte-identical tables. The directory holding the shards is
-keyed by the config hash and lexicon fingerprint (see :mod:`pipelines.generation`),
+keyed by the config hash and lexicon fingerprint (see :mod:`pipelines.orchestration.generation`),
 so shards of another config are never mixed in.
 
 Used by ``wordle-lab run`` and ``wordle-lab pipeline ...`` (``pipelines.optimal`` still
