@@ -41,7 +41,7 @@ import numpy as np
 import pandas as pd
 
 from wordle_core.errors import WordleError
-from wordle_core.files import Location, UrlPath, location, write_whole
+from wordle_core.files import AnyPath, Location, UrlPath, location, write_whole
 from wordle_core.tables.frames import game_path, read_table, tables_in
 
 from .report_html import GROUP, group_order
@@ -67,7 +67,7 @@ class ReportError(WordleError):
     """Input tables the report cannot use."""
 
 
-def read_frame(input_dir: str | Path, table: str) -> pd.DataFrame | None:
+def read_frame(input_dir: AnyPath, table: str) -> pd.DataFrame | None:
     """Table ``table`` under ``input_dir`` (:func:`read_table`), or None when it is absent."""
     if table not in tables_in(input_dir):
         return None
@@ -375,7 +375,7 @@ def plots(summaries: pd.DataFrame, ranks: pd.DataFrame, top: int = 5) -> dict[st
     return out
 
 
-def optimal_values(input_dir: str | Path) -> dict[tuple[str, str, str], int]:
+def optimal_values(input_dir: AnyPath) -> dict[tuple[str, str, str], int]:
     """(lexicon, mode, opener) -> proven optimal total (-1: proven that no strategy wins all).
 
     From an ``optimal`` table (``wordle-lab pipeline optimal`` / ``configs/exact.yaml``)
@@ -394,7 +394,7 @@ def optimal_values(input_dir: str | Path) -> dict[tuple[str, str, str], int]:
     return out
 
 
-def exact_values(ranks: pd.DataFrame, input_dir: str | Path) -> dict[tuple[str, str, str], int]:
+def exact_values(ranks: pd.DataFrame, input_dir: AnyPath) -> dict[tuple[str, str, str], int]:
     """Proven optima for the report: the package's shipped tables, then the run's own.
 
     In hard mode an opener the shipped verdicts prove infeasible is -1 (no strategy wins
@@ -452,7 +452,7 @@ def proven_table(proven: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["lexicon", "mode", "rank", "opener", "total", "mean"])
 
 
-def build_report(input_dir: str | Path, output_dir: str | Path, *,
+def build_report(input_dir: AnyPath, output_dir: AnyPath, *,
                  title: str | None = None) -> list[Location]:
     """Read every table under ``input_dir``, write the report files into ``output_dir``."""
     from pipelines.report_html import render_html, report_data
@@ -517,7 +517,7 @@ def _publish(out: Location, files: dict[str, bytes]) -> list[Location]:
     try:
         for name, data in files.items():
             (tmp / name).write_bytes(data)
-        written = []
+        written: list[Location] = []
         for name in sorted(files):
             os.replace(tmp / name, out / name)
             written.append(out / name)
@@ -529,7 +529,7 @@ def _publish(out: Location, files: dict[str, bytes]) -> list[Location]:
 
 
 def top_table(
-    rankings_csv: str | Path, by: str = "mean", top: int = 10, strategy: str | None = None,
+    rankings_csv: AnyPath, by: str = "mean", top: int = 10, strategy: str | None = None,
     mode: str | None = None, lexicon: str | None = None,
 ) -> tuple[pd.DataFrame, tuple[str, str, str]]:
     """The top ``top`` rows of ``rankings.csv`` by a measure, for one (lexicon, strategy, mode)."""

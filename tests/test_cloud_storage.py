@@ -47,7 +47,7 @@ def _start(*args: str) -> subprocess.Popen:
 def _objects(url: str) -> list[str]:
     """Names of every object under ``url``, relative to it."""
     prefix = url.rstrip("/") + "/"
-    return [u[len(prefix):] for u in backend_for(url).list(prefix)]
+    return [u[len(prefix):] for u in backend_for(url).listing(prefix)]
 
 
 def _published_remote(url: str) -> dict[str, bytes]:

@@ -60,7 +60,7 @@ def _fsync_dir(directory: Path) -> None:
         os.close(dfd)
 
 
-def read_text(path: str | Path, what: str, error: type[Exception]) -> str:
+def read_text(path: AnyPath, what: str, error: type[Exception]) -> str:
     """A UTF-8 file's text (a local path or a URL, see :func:`location`), or ``error`` with
     one clear line naming ``what`` it was."""
     p = location(path)
@@ -100,7 +100,7 @@ class Backend:
 
     Every method takes full URLs (``gs://bucket/a/b``). ``read`` raises
     ``FileNotFoundError`` for a missing object; ``write`` makes one whole object (readers
-    see it complete or not at all); ``list`` returns the URLs of every object whose name
+    see it complete or not at all); ``listing`` returns the URLs of every object whose name
     starts with ``prefix`` (recursively).
     """
 
@@ -113,7 +113,7 @@ class Backend:
     def exists(self, url: str) -> bool:
         raise NotImplementedError
 
-    def list(self, prefix: str) -> list[str]:
+    def listing(self, prefix: str) -> list[str]:
         raise NotImplementedError
 
     def delete(self, urls: list[str]) -> None:
@@ -211,7 +211,7 @@ class UrlPath:
     def _children(self) -> list[str]:
         prefix = self._url + "/"
         names = set()
-        for url in self._backend.list(prefix):
+        for url in self._backend.listing(prefix):
             rest = url[len(prefix):]
             if rest:
                 names.add(rest.split("/", 1)[0])
@@ -221,7 +221,7 @@ class UrlPath:
         return self._backend.exists(self._url)
 
     def is_dir(self) -> bool:
-        return bool(self._backend.list(self._url + "/"))
+        return bool(self._backend.listing(self._url + "/"))
 
     def exists(self) -> bool:
         return self.is_file() or self.is_dir()
@@ -259,24 +259,25 @@ class UrlPath:
 
     def remove_tree(self) -> None:
         """Delete every object under this prefix (and the object of this name)."""
-        urls = self._backend.list(self._url + "/")
+        urls = self._backend.listing(self._url + "/")
         if self.is_file():
             urls.append(self._url)
         if urls:
             self._backend.delete(urls)
 
 
-Location = Path | UrlPath
+Location = Path | UrlPath  # what location() gives
+AnyPath = str | Path | UrlPath  # what location() takes
 
 
-def location(path: str | Path | UrlPath) -> Location:
+def location(path: AnyPath) -> Location:
     """``path`` as a ``pathlib.Path`` (local) or a :class:`UrlPath` (``scheme://...``)."""
     if isinstance(path, (Path, UrlPath)):
         return path
     return UrlPath(path) if "://" in str(path) else Path(path)
 
 
-def write_whole(path: str | Path | UrlPath, data: bytes, *, fsync: bool = False) -> None:
+def write_whole(path: AnyPath, data: bytes, *, fsync: bool = False) -> None:
     """Write one whole file anywhere: locally to a temporary name then renamed, as an object
     in one request (an object store never shows a half-written object)."""
     loc = location(path)

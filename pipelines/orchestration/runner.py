@@ -531,7 +531,7 @@ def execute(
                 if not split:
                     _ = pairs | "WriteTables" >> sink.WriteTables(gen.root, tables, shards)
                 result = _run(pipeline, runner, stage)
-                if split:  # the tables, by fresh workers, from the kept shards
+                if split and read_back is not None:  # the tables, by fresh workers, from the kept shards
                     writer = beam.Pipeline(options=PipelineOptions(args))
                     _ = (writer | "ReadShards" >> read_back()
                          | "WriteTables" >> sink.WriteTables(gen.root, tables, shards))

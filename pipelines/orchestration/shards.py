@@ -233,8 +233,9 @@ class ResumableShards(beam.PTransform):
     def read_back(self) -> ResumableShards:
         """Every shard's pairs, read from its file (a shard that fails its checksum, or
         is missing, is computed again): what follows a run with ``emit=False``."""
-        back = self.resume.read_back(len(self.shards))
-        return ResumableShards(self.resume.store, self.shards, self.work, set(back.reuse))
+        back, store = self.resume.read_back(len(self.shards)), self.resume.store
+        assert store is not None  # (a ResumableShards always has one)
+        return ResumableShards(store, self.shards, self.work, set(back.reuse))
 
     @property
     def reused_items(self) -> int:

@@ -55,7 +55,7 @@ class BeamBackend(Backend):
         except Exception as exc:
             raise StorageError(f"cannot reach {url}: {_first_line(exc)}") from None
 
-    def list(self, prefix: str) -> list[str]:
+    def listing(self, prefix: str) -> list[str]:
         try:
             found = self.fs.match([prefix + "**"])[0].metadata_list
         except Exception as exc:

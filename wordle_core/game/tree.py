@@ -18,6 +18,7 @@ from typing import Protocol
 import numpy as np
 
 from wordle_core.errors import WordleError
+from wordle_core.files import AnyPath
 from wordle_core.game.feedback import all_green, pattern_to_str
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState
@@ -265,7 +266,7 @@ class Tree:
         return tree
 
     @classmethod
-    def load_json(cls, lexicon: Lexicon, path: str | Path, matrix: np.ndarray | None = None) -> Tree:
+    def load_json(cls, lexicon: Lexicon, path: AnyPath, matrix: np.ndarray | None = None) -> Tree:
         try:
             from wordle_core.files import location
 

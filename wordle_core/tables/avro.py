@@ -42,7 +42,7 @@ from pathlib import Path
 from typing import Any
 
 from wordle_core.errors import WordleError
-from wordle_core.files import location
+from wordle_core.files import AnyPath, Location, location
 
 MANIFEST = "_manifest.json"
 GENERATION = "_generation.json"
@@ -125,7 +125,7 @@ def file_entry(name: str, data: bytes, records: int) -> FileEntry:
 
 # --- reading ---------------------------------------------------------------------------
 
-def _read_bytes(path: Path) -> bytes:
+def _read_bytes(path: Location) -> bytes:
     try:
         return path.read_bytes()
     except FileNotFoundError:
@@ -134,7 +134,7 @@ def _read_bytes(path: Path) -> bytes:
         raise TableError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
 
 
-def read_manifest(table_dir: str | Path, table: str | None = None) -> Manifest:
+def read_manifest(table_dir: AnyPath, table: str | None = None) -> Manifest:
     """The manifest of a published directory; ``table`` (if given) must be the one it names."""
     d = location(table_dir)
     mpath = d / MANIFEST
@@ -174,7 +174,7 @@ def decode(data: bytes, table: str, where: str) -> list[dict[str, Any]]:
         raise TableError(f"{where!r} is not a readable Avro file ({type(exc).__name__}: {first})") from None
 
 
-def check_generation(output_dir: str | Path, entry: str, generation: str) -> None:
+def check_generation(output_dir: AnyPath, entry: str, generation: str) -> None:
     """Refuse an entry whose generation is not the one ``<output>/_generation.json`` names."""
     gpath = location(output_dir) / GENERATION
     if not gpath.is_file():
@@ -190,7 +190,7 @@ def check_generation(output_dir: str | Path, entry: str, generation: str) -> Non
                          "run it again (with --resume) to finish")
 
 
-def table_dir(path: str | Path, table: str) -> Path:
+def table_dir(path: AnyPath, table: str) -> Location:
     """``path`` itself when it is the table's directory, else ``path/<table>``."""
     p = location(path)
     if (p / MANIFEST).is_file() and not (p / table / MANIFEST).is_file():
@@ -202,7 +202,7 @@ def table_dir(path: str | Path, table: str) -> Path:
     return p / table
 
 
-def verified_files(path: str | Path, table: str) -> list[tuple[Path, bytes, int]]:
+def verified_files(path: AnyPath, table: str) -> list[tuple[Location, bytes, int]]:
     """(path, verified bytes, expected records) of every file the table's manifest lists."""
     d = table_dir(path, table)
     man = read_manifest(d, table)
@@ -218,7 +218,7 @@ def verified_files(path: str | Path, table: str) -> list[tuple[Path, bytes, int]
     return out
 
 
-def table_files(path: str | Path, table: str) -> list[Path]:
+def table_files(path: AnyPath, table: str) -> list[Location]:
     """The files of a published table, verified; empty when there is no table at ``path``.
 
     A directory that exists but is not a valid published table raises :class:`TableError`.
@@ -232,7 +232,7 @@ def table_files(path: str | Path, table: str) -> list[Path]:
     return [fp for fp, _, _ in verified_files(d, table)]
 
 
-def read_file_records(path: str | Path, table: str) -> list[dict[str, Any]]:
+def read_file_records(path: AnyPath, table: str) -> list[dict[str, Any]]:
     """Records of one named ``.avro`` file, verified against its directory's manifest if any."""
     p = location(path)
     if (p.parent / MANIFEST).is_file():
@@ -249,12 +249,12 @@ def read_file_records(path: str | Path, table: str) -> list[dict[str, Any]]:
     return decode(_read_bytes(p), table, str(p))
 
 
-def _check_count(fp: Path, recs: list, n: int) -> None:
+def _check_count(fp: Location, recs: list, n: int) -> None:
     if len(recs) != n:
         raise TableError(f"{str(fp)!r} holds {len(recs)} records, its manifest says {n}")
 
 
-def read_records(path: str | Path, table: str) -> list[dict[str, Any]]:
+def read_records(path: AnyPath, table: str) -> list[dict[str, Any]]:
     """Every record of ``table``, verified, in manifest (shard) order.
 
     ``path``: an output directory holding ``<table>/``, the table directory itself,
@@ -272,7 +272,7 @@ def read_records(path: str | Path, table: str) -> list[dict[str, Any]]:
     return out
 
 
-def has_table(path: str | Path, table: str) -> bool:
+def has_table(path: AnyPath, table: str) -> bool:
     """Is there something at ``path`` that claims to be ``table`` (manifest or shard files)?"""
     p = location(path)
     if p.is_file():
@@ -281,7 +281,7 @@ def has_table(path: str | Path, table: str) -> bool:
     return (d / MANIFEST).is_file() or (d.is_dir() and any(d.glob(f"{table}-*-of-*.avro")))
 
 
-def verify_dir(path: str | Path) -> Manifest:
+def verify_dir(path: AnyPath) -> Manifest:
     """Check every file a published directory's manifest lists (tables and the report)."""
     d = location(path)
     man = read_manifest(d)
@@ -303,7 +303,7 @@ def manifest_of(table: str, files: Iterable[FileEntry], generation: str, *, conf
                     lexicon_fingerprint)
 
 
-def write_table(table_dir_: str | Path, table: str, files: dict[str, tuple[bytes, int]],
+def write_table(table_dir_: AnyPath, table: str, files: dict[str, tuple[bytes, int]],
                 generation: str = "manual", *, config_hash: str = "", lexicon_fingerprint: str = "",
                 write: Callable[[Path, bytes], None] | None = None) -> Manifest:
     """Write ``{name: (bytes, records)}`` into a table directory, then its manifest (last)."""
@@ -321,7 +321,7 @@ def write_table(table_dir_: str | Path, table: str, files: dict[str, tuple[bytes
     return man
 
 
-def write_avro_and_csv(avro_path: str | Path, csv_path: str | Path, schema: dict[str, Any],
+def write_avro_and_csv(avro_path: AnyPath, csv_path: AnyPath, schema: dict[str, Any],
                        fields: list[str], rows: list[dict[str, Any]],
                        metadata: dict[str, str] | None = None) -> None:
     """One small table as Avro (deflate, ``metadata`` in its header) and as CSV (``fields``

@@ -16,13 +16,12 @@ only the paths it is given: finding a default place (``./outputs``) is the CLI's
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from wordle_core.errors import WordleError
-from wordle_core.files import location
+from wordle_core.files import AnyPath, Location, location
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.tree import Tree
 from wordle_core.search.openers import OpenerScores
@@ -31,7 +30,7 @@ from wordle_core.tables.avro import TableError, has_table, read_file_records, re
 __all__ = ["TableError", "read_avro_records", "read_records", "table_files"]
 
 
-def read_avro_records(files: list[Path]) -> list[dict[str, Any]]:
+def read_avro_records(files: list[Location]) -> list[dict[str, Any]]:
     """All records of some table files (each verified; see :func:`~wordle_core.tables.avro.read_records`).
 
     The table is the file name's prefix (``trees-00000-of-00001.avro`` -> ``trees``).
@@ -46,7 +45,7 @@ def read_avro_records(files: list[Path]) -> list[dict[str, Any]]:
     return out
 
 
-def load_opener_scores(lexicon: Lexicon, path: str | Path) -> OpenerScores:
+def load_opener_scores(lexicon: Lexicon, path: AnyPath) -> OpenerScores:
     """An :class:`~wordle_core.search.openers.OpenerScores` aligned with ``lexicon.guesses``."""
     if not has_table(path, "opener_scores"):
         raise TableError(f"no opener_scores Avro table under {str(path)!r}")
@@ -68,7 +67,7 @@ def load_opener_scores(lexicon: Lexicon, path: str | Path) -> OpenerScores:
 
 
 def load_tree_avro(
-    lexicon: Lexicon, path: str | Path, *, strategy: str | None = None, hard: bool = False,
+    lexicon: Lexicon, path: AnyPath, *, strategy: str | None = None, hard: bool = False,
     opener: str | None = None, matrix: np.ndarray | None = None,
 ) -> Tree:
     """The tree for (strategy, mode, opener) from a ``trees`` Avro table.
@@ -100,7 +99,7 @@ def load_tree_avro(
 
 
 def load_tree_file(
-    lexicon: Lexicon, path: str | Path, *, strategy: str | None = None, hard: bool = False,
+    lexicon: Lexicon, path: AnyPath, *, strategy: str | None = None, hard: bool = False,
     opener: str | None = None, matrix: np.ndarray | None = None,
 ) -> Tree:
     """A tree from a JSON file (``simulate --save-tree``) or a ``trees`` Avro table."""
@@ -112,7 +111,7 @@ def load_tree_file(
     return Tree.load_json(lexicon, p, matrix)
 
 
-def find_opener_scores(lexicon: Lexicon, root: str | Path) -> OpenerScores | None:
+def find_opener_scores(lexicon: Lexicon, root: AnyPath) -> OpenerScores | None:
     """The first complete ``opener_scores`` table for ``lexicon`` under ``root``, or None.
 
     Looks in ``root`` and its immediate subdirectories (``outputs/default``,
