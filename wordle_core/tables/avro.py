@@ -305,7 +305,7 @@ def manifest_of(table: str, files: Iterable[FileEntry], generation: str, *, conf
 
 def write_table(table_dir_: AnyPath, table: str, files: dict[str, tuple[bytes, int]],
                 generation: str = "manual", *, config_hash: str = "", lexicon_fingerprint: str = "",
-                write: Callable[[Path, bytes], None] | None = None) -> Manifest:
+                write: Callable[[Any, bytes], None] | None = None) -> Manifest:
     """Write ``{name: (bytes, records)}`` into a table directory, then its manifest (last)."""
     from wordle_core.files import write_whole
 
@@ -321,7 +321,7 @@ def write_table(table_dir_: AnyPath, table: str, files: dict[str, tuple[bytes, i
     return man
 
 
-def write_avro_and_csv(avro_path: AnyPath, csv_path: AnyPath, schema: dict[str, Any],
+def write_avro_and_csv(avro_path: str | Path, csv_path: str | Path, schema: dict[str, Any],
                        fields: list[str], rows: list[dict[str, Any]],
                        metadata: dict[str, str] | None = None) -> None:
     """One small table as Avro (deflate, ``metadata`` in its header) and as CSV (``fields``
