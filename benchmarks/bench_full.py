@@ -79,14 +79,14 @@ def _private_kib(pid: int) -> int:
     return total
 
 
-WARMERS: set[int] = set()  # pids of pipelines.warm processes seen by watch_peaks
+WARMERS: set[int] = set()  # pids of pipelines.orchestration.warm processes seen by watch_peaks
 
 
 def _is_warmer(pid: int) -> bool:
     """Is ``pid`` the child that compiles the kernels before the workers start?"""
     try:
         with open(f"/proc/{pid}/cmdline", "rb") as f:
-            return b"pipelines.warm" in f.read()
+            return b"pipelines.orchestration.warm" in f.read()
     except OSError:
         return False
 
@@ -173,7 +173,7 @@ def main() -> int:
           + (f", the others {', '.join(f'{w / 1024:.0f}' for w in workers[1:])} MiB" if workers[1:] else "")
           + f"; largest process of the tree (rusage) {after.ru_maxrss / 1024:.0f} MiB")
     if warm:
-        print("the kernels' warm-up process (pipelines.warm, gone before the workers start): "
+        print("the kernels' warm-up process (pipelines.orchestration.warm, gone before the workers start): "
               + ", ".join(f"{w / 1024:.0f}" for w in warm.values()) + " MiB")
     private.pop(proc.pid, None)
     mine = sorted(private.values(), reverse=True)

@@ -4,7 +4,7 @@
 
 Reads the ``opener_summaries`` and ``hard_verdicts`` Avro files of a finished run
 (``--from``: its output directory, e.g. ``configs/full.yaml``'s, 116,748 records) and
-writes them again through ``pipelines.sink.WriteTables`` alone, on the local
+writes them again through ``pipelines.orchestration.sink.WriteTables`` alone, on the local
 DirectRunner with ``--workers`` processes: the workers read the files lazily, so what
 the figures show is the grouping and the writing. For this checkout, and first for
 ``--old`` (another checkout, e.g. ``git worktree add /tmp/old REV``) when given, it
@@ -35,7 +35,7 @@ import glob, sys
 import apache_beam as beam
 import fastavro
 from apache_beam.options.pipeline_options import PipelineOptions
-from pipelines.sink import WriteTables
+from pipelines.orchestration.sink import WriteTables
 
 src, out, workers = sys.argv[1], sys.argv[2], sys.argv[3]
 tables = ["opener_summaries", "hard_verdicts"]

@@ -18,7 +18,7 @@ class _BeamImportNoise(_logging.Filter):
     """Beam 2.77, installed without its GCP extra (``pip install -e .``, what ``make run``
     installs), logs "apitools not found ..." on the root logger each time a process
     imports it: harmless (no BigQuery is used), but it is no message for a user. Dropped
-    here, before any module of this package imports Beam; :mod:`pipelines.worker` also
+    here, before any module of this package imports Beam; :mod:`pipelines.orchestration.worker` also
     keeps it from configuring the worker processes' logging."""
 
     def filter(self, record: _logging.LogRecord) -> bool:
@@ -26,3 +26,15 @@ class _BeamImportNoise(_logging.Filter):
 
 
 _logging.getLogger().addFilter(_BeamImportNoise())
+
+
+def _serve_object_stores() -> None:
+    """The engine reads ``gs://`` ... locations through Beam's FileSystems (imported on first use);
+    against a GCS emulator (``$STORAGE_EMULATOR_HOST``) every process connects anonymously."""
+    from .orchestration.storage import anonymous_under_emulator, register
+
+    register()
+    anonymous_under_emulator()
+
+
+_serve_object_stores()

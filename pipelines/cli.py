@@ -12,14 +12,13 @@ import dataclasses
 import sys
 import time
 from collections.abc import Sequence
-from pathlib import Path
 
 from wordle_core.errors import OneLineParser
+from wordle_core.files import location
 
-from . import jobs
-from .cloud import check_cloud_args
 from .config import ConfigError, JobConfig
 from .options import add_job_args, add_resume_arg, check_beam_args, config_from
+from .orchestration.cloud import check_cloud_args, check_dask_scheduler
 
 
 def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about: str = ""):
@@ -37,14 +36,21 @@ def _parse(prog: str, argv: Sequence[str] | None, play: bool, extra=None, about:
 
 
 def guarded(fn):
-    """An entry point whose SIGINT/SIGTERM is one line and exit 130/143 (see runner.interrupts)."""
+    """An entry point whose SIGINT/SIGTERM is one line and exit 130/143 (see runner.interrupts).
+
+    A ``--dask_client_address`` in its ``argv`` is checked first, before Beam is imported:
+    a scheduler that does not answer is one line within seconds.
+    """
     import functools
     import signal
 
-    from .runner import Interrupted, interrupts, kill_workers
-
     @functools.wraps(fn)
     def wrapper(*a, **kw):
+        argv = a[0] if a else kw.get("argv")
+        if argv is None or isinstance(argv, (list, tuple)):
+            check_dask_scheduler(list(sys.argv[1:] if argv is None else argv))
+        from .orchestration.runner import Interrupted, interrupts, kill_workers
+
         try:
             with interrupts():
                 return fn(*a, **kw)
@@ -65,6 +71,8 @@ def _say(msg: str) -> None:
 @guarded
 def run_scores(argv: Sequence[str] | None = None) -> int:
     """``opener_scores`` for every selected opener (default all)."""
+    from . import jobs
+
     ns, beam_args = _parse("wordle-lab pipeline scores", argv, play=False,
                            about="Write opener_scores: first-guess statistics of every selected opener.")
     cfg = config_from(ns)
@@ -76,6 +84,8 @@ def run_scores(argv: Sequence[str] | None = None) -> int:
 
 
 def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
+    from . import jobs
+
     def extra(p: argparse.ArgumentParser) -> None:
         if prog.endswith("games"):
             p.add_argument("--games", action="store_true", help="also write every game (games table)")
@@ -138,9 +148,11 @@ def ship_verdicts(cfg: JobConfig, dest: str) -> int:
     from wordle_core.tables.avro import read_manifest, read_records
     from wordle_core.tables.verdicts import write_verdicts
 
+    from . import jobs
+
     lex = jobs.lexicon_of(cfg)
     # an --exact-only run's table when the output holds one, else the per-strategy table
-    table = "hard_exact" if (Path(cfg.output) / "hard_exact").is_dir() else "hard_verdicts"
+    table = "hard_exact" if (location(cfg.output) / "hard_exact").is_dir() else "hard_verdicts"
     recs = read_records(cfg.output, table)  # manifest-verified: a complete run only
     by_opener: dict[str, dict] = {}
     for r in recs:
@@ -151,7 +163,7 @@ def ship_verdicts(cfg: JobConfig, dest: str) -> int:
                                            "seconds": round(float(r["exact_seconds"]), 4),
                                            "nodes": int(r["exact_nodes"]), "note": r["exact_note"]})
     notes = sorted({r["note"] for r in by_opener.values()})
-    manifest = read_manifest(Path(cfg.output) / table)
+    manifest = read_manifest(location(cfg.output) / table)
     if manifest.lexicon_fingerprint and manifest.lexicon_fingerprint != lex.fingerprint:
         raise ConfigError(f"--ship: {cfg.output} was computed on other {lex.name} word lists")
     meta = {"wordle_lab.computed_by": "wordle-lab pipeline hard (wordle_core.search.hard, "
@@ -180,15 +192,17 @@ def run_trees(argv: Sequence[str] | None = None) -> int:
 def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> int:
     """Scores -> opener selection -> play (one pipeline, one sink) -> report -> publish -> top 10.
 
-    Everything is staged in one generation (:mod:`pipelines.generation`) and
+    Everything is staged in one generation (:mod:`pipelines.orchestration.generation`) and
     published together at the end, so the output directory holds either the previous
     complete result or this one, never new tables beside an old report.
     """
     from wordle_core.errors import WordleError
     from wordle_core.game.lexicon import load_lexicon
 
+    from . import jobs
+    from .orchestration.generation import DRY_RUN
+    from .orchestration.runner import JobProgress, Stage, as_failure
     from .report import build_report, format_top, top_table
-    from .runner import JobProgress, Stage, as_failure
 
     t0 = time.perf_counter()
     lex = load_lexicon(cfg.lexicon)
@@ -235,10 +249,13 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
             entries.extend(play_tables)
             _say("  " + jobs.describe(res))
             checkpoint("after play")
+        if gen.gen == DRY_RUN:  # nothing was computed: no report, nothing to publish
+            _say("  dry run: every job built, none submitted; no report, nothing published")
+            return 0
         if "report" in cfg.outputs:
             with progress.timed("report"):
-                files = build_report(gen.root, Path(gen.stage("report")),
-                                     title=str(Path(cfg.output).resolve()))
+                files = build_report(gen.root, gen.stage("report"),
+                                     title=str(location(cfg.output).resolve()))
             entries.append("report")
             _say(f"  report: {len(files)} files")
             checkpoint("after report")
@@ -256,7 +273,7 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
     _say("  " + progress.summary())
     total = time.perf_counter() - t0
     print(f"done in {total:.1f} s ({total / 60:.1f} min)")
-    report_dir = Path(cfg.output) / "report" if "report" in cfg.outputs else None
+    report_dir = location(cfg.output) / "report" if "report" in cfg.outputs else None
     if report_dir is not None:
         print(f"report: {report_dir.resolve()}")
         if (report_dir / "rankings.csv").exists():

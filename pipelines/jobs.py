@@ -15,13 +15,14 @@ from wordle_core.game.lexicon import Lexicon, load_lexicon
 from wordle_core.search.openers import top_openers
 from wordle_core.strategies import get_strategy
 
-from . import generation, transforms
+from . import transforms
 from .config import ConfigError, JobConfig, OpenerSelection
-from .generation import Generation, config_hash
 from .options import check_beam_args
-from .runner import JobProgress, RunResult, Stage, as_failure, ensure_output, execute, is_dry
-from .shards import ResumableShards, ShardStore, cut
-from .warm import WARM_MIN, cache_is_cold, compile_first
+from .orchestration import generation
+from .orchestration.generation import Generation, config_hash
+from .orchestration.runner import JobProgress, RunResult, Stage, as_failure, ensure_output, execute, is_dry
+from .orchestration.shards import NOT_KEPT, Resume, ShardStore, cut, verified_reuse
+from .orchestration.warm import WARM_MIN, cache_is_cold, compile_first
 
 PLAY_TABLES = ("opener_summaries", "games", "trees", "hard_verdicts", "hard_exact")
 
@@ -68,7 +69,7 @@ def open_generation(cfg: JobConfig, ns: Any, beam_args: list[str], what: str) ->
     lex = lexicon_of(cfg)
     chash = config_hash(cfg, what, transforms.PLAY_ORDER)
     if is_dry(beam_args):  # nothing is written: no staging area either
-        return Generation(cfg.output, "dry-run", chash, lex.fingerprint)
+        return Generation(cfg.output, generation.DRY_RUN, chash, lex.fingerprint)
     out = ensure_output(cfg.output) if "://" not in cfg.output else cfg.output
     return generation.begin(out, chash, lex.fingerprint, resume=bool(getattr(ns, "resume", False)),
                             say=_say)
@@ -106,15 +107,17 @@ def run_scores(cfg: JobConfig, beam_args: list[str], ns: Any = None, *, gen: Gen
     work, store, stage = score_stage(cfg, lex, gen)
     spec = transforms.LexiconSpec.of(lex)
     mpath = getattr(ns, "matrix_path", None)
-    reuse = store.done() if gen.resumed else set()
+    reuse = verified_reuse(store, work, store.done()) if gen.resumed else set()
     if progress is None:
         progress = JobProgress([stage], enabled=getattr(ns, "progress", True))
     else:
         progress.add(stage)
 
-    def build(p, pdir):
-        fn = transforms.ScoreBlockFn(spec, mpath, pdir)
-        return p | "ScoreOpeners" >> ResumableShards(store, work, fn, reuse)
+    rows = select_rows(lex, cfg.score_openers)
+
+    def build(p, pdir, emit=True):  # the named composite, its shards kept in the generation
+        return p | "ScoreOpeners" >> transforms.ScoreOpeners(
+            spec, rows, matrix_path=mpath, progress_dir=pdir, resume=Resume(store, frozenset(reuse), emit))
 
     with _guard(gen, own):
         res = execute(build, gen, ["opener_scores"], beam_args, progress=progress, stage=stage.name,
@@ -154,33 +157,37 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
     own = gen is None
     if gen is None:
         gen = open_generation(cfg, ns, beam_args, "play:" + ",".join(tables))
-    label, play = play_transform(transforms.LexiconSpec.of(lex), rows, cfg, tables,
-                                 getattr(ns, "matrix_path", None))
+    spec, mpath = transforms.LexiconSpec.of(lex), getattr(ns, "matrix_path", None)
     work, store, stage = play_stage(cfg, lex, rows, tables, gen)
-    reuse = store.done() if gen.resumed else set()
+    reuse = verified_reuse(store, work, store.done()) if gen.resumed else set()
     if progress is None:
         progress = JobProgress([stage], enabled=getattr(ns, "progress", True))
     else:
         progress.add(stage)
 
-    # (execute writes the tables from the kept shards, by new workers, on local runs)
-    plan = ResumableShards(store, work, play.fn, reuse)
+    kept = Resume(store, frozenset(reuse))
 
-    def build(p, pdir):
-        # the named composite's DoFn, over resumable shards of its (opener, mode) items
-        play.fn.progress_dir = pdir
-        return p | label >> plan
+    def play(pdir: str | None, resume: Resume) -> tuple[str, transforms.PlayOpeners]:
+        return play_transform(spec, rows, cfg, tables, mpath, progress_dir=pdir, resume=resume)
+
+    def build(p, pdir, emit=True):  # the named composite, its shards kept in the generation
+        label, transform = play(pdir, Resume(store, kept.reuse, emit))
+        return p | label >> transform
+
+    def read_back():  # (execute writes the tables from the kept shards, by new workers, on local runs)
+        return play(None, kept.read_back(len(work)))[1]
 
     # a big stage, or any on a cold kernel cache, compiles the kernels once, in a child
     # process, before its workers start; on a cold cache that is a step shown on its own
+    first = play(None, NOT_KEPT)[1].fn
     cold = cache_is_cold()
     warm = None
     if stage.items - stage.done >= WARM_MIN or cold:
         show = progress.note if cold else None
-        warm = lambda: compile_first(play.fn, show=show)
+        warm = lambda: compile_first(first, show=show)
     with _guard(gen, own):
         res = execute(build, gen, tables, beam_args, progress=progress, stage=stage.name,
-                      apart=plan, warm=warm, **_common(cfg, ns))
+                      read_back=read_back, warm=warm, **_common(cfg, ns))
         res.reused = (len(reuse), len(work))
         if own and not res.dry_run:
             res.files = gen.commit(list(tables))
@@ -203,7 +210,8 @@ def _guard(gen: Generation, own: bool):
 
 
 def play_transform(spec: transforms.LexiconSpec, rows: list[int], cfg: JobConfig, tables: list[str],
-                   matrix_path: str | None) -> tuple[str, transforms.PlayOpeners]:
+                   matrix_path: str | None, *, progress_dir: str | None = None,
+                   resume: Resume = NOT_KEPT) -> tuple[str, transforms.PlayOpeners]:
     """The named composite transform that writes ``tables``, with its label.
 
     ``OpenerSummaries`` (+ games), ``HardVerdicts``, ``ExactHardVerdicts`` or
@@ -212,7 +220,7 @@ def play_transform(spec: transforms.LexiconSpec, rows: list[int], cfg: JobConfig
     """
     s, m = list(cfg.strategies), list(cfg.modes)
     kw: dict[str, Any] = {"worst_games": cfg.worst_games, "exact_node_budget": cfg.exact_node_budget,
-                          "matrix_path": matrix_path,
+                          "matrix_path": matrix_path, "progress_dir": progress_dir, "resume": resume,
                           "exact_implied": implied_feasible(cfg)
                           if transforms.VERDICT_TABLES & set(tables) else None}
     if "opener_summaries" in tables and set(tables) <= {"opener_summaries", "games"}:

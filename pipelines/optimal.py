@@ -19,8 +19,8 @@ stopped:
    ``--known DIR`` the openers whose values a shipped table in ``DIR`` already holds are
    left out of the plan (the parts are cut from the rest), so a table survives the loss
    of the parts it was made from; ``--ship DIR`` merges the finished parts into it;
-4. every record goes through the shared sink (:class:`pipelines.sink.WriteTables`,
-   via :func:`pipelines.runner.execute`) into the ``optimal`` table (schema in
+4. every record goes through the shared sink (:class:`pipelines.orchestration.sink.WriteTables`,
+   via :func:`pipelines.orchestration.runner.execute`) into the ``optimal`` table (schema in
    :mod:`pipelines.schemas`), published only when the run succeeded, and the driver
    writes ``optimal_ranking.csv`` (openers ranked per mode by proven total, the
    openers that cannot guarantee a win last) from the published table.
@@ -63,9 +63,9 @@ import fastavro
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
-from . import sink
 from .config import ConfigError
-from .generation import write_bytes
+from .orchestration import sink
+from .orchestration.generation import write_bytes
 from .transforms import LexiconSpec, worker_lexicon, worker_matrix
 
 TABLE = "optimal"
@@ -397,7 +397,7 @@ def run(argv: Sequence[str] | None = None) -> int:
 
     from .cli import guarded
     from .options import add_job_args, config_from
-    from .runner import execute
+    from .orchestration.runner import execute
 
     p = OneLineParser(prog="pipelines.optimal", description=__doc__.split("\n")[0],
                       epilog="Any other --flag is passed to Apache Beam.")
@@ -411,9 +411,12 @@ def run(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(ns, beam_args, config_from, execute) -> int:
-    from wordle_core.files import atomic_write_text
+    from wordle_core.files import write_whole
 
     from .jobs import lexicon_of, select_rows
+    from .orchestration.cloud import check_cloud_args
+
+    check_cloud_args(beam_args)  # before any work: a Dask scheduler that answers, Dataflow's tools
 
     flags: dict[str, Any] = {}
     if ns.modes:
@@ -443,7 +446,7 @@ def _run(ns, beam_args, config_from, execute) -> int:
     ordered, _ = ExactSolver(lex, pool=ns.guess_pool).opener_order(rows)
     openers = [lex.guesses[int(r)] for r in ordered]
     limit = ns.max_guesses or lex.max_guesses
-    from .runner import ensure_output
+    from .orchestration.runner import ensure_output
 
     output = ensure_output(cfg.output)
     if ns.ship:
@@ -471,7 +474,7 @@ def _run(ns, beam_args, config_from, execute) -> int:
                      f"{len(parts) - len(todo)} finished before, {len(todo)} to compute "
                      f"({n_todo} proofs) -> {output}\n")
 
-    def build(pipeline, pdir):
+    def build(pipeline, pdir, emit=True):  # (its parts are its own; the tables come with them)
         return pipeline | "Optimal" >> OptimalTable(todo, done, spec, output, pdir)
 
     t0 = time.perf_counter()
@@ -482,7 +485,7 @@ def _run(ns, beam_args, config_from, execute) -> int:
         print(f"optimal: {res.runner} job built (dry run: not submitted)")
         return 0
     records = sink.read_table(output, TABLE)
-    atomic_write_text(FileSystems.join(output, "optimal_ranking.csv"), ranking_csv(records))
+    write_whole(FileSystems.join(output, "optimal_ranking.csv"), ranking_csv(records).encode())
     print(f"optimal: {len(records)} proven values ({n_todo} new) in {len(res.files)} file(s), "
           f"{time.perf_counter() - t0:.1f} s on {res.runner} -> {output}")
     return 0

@@ -43,7 +43,7 @@ def add_job_args(p: argparse.ArgumentParser, *, play: bool = True) -> None:
 
 
 def add_resume_arg(p: argparse.ArgumentParser) -> None:
-    """``--resume`` for the sharded pipelines (:mod:`pipelines.shards`)."""
+    """``--resume`` for the sharded pipelines (:mod:`pipelines.orchestration.shards`)."""
     p.add_argument("--resume", action="store_true",
                    help="continue the unfinished run of the same config in --output: finished "
                         "shards are reused, the rest computed (a different config is refused)")

@@ -41,6 +41,7 @@ import numpy as np
 import pandas as pd
 
 from wordle_core.errors import MACHINE_ERRNOS, WordleError
+from wordle_core.files import AnyPath, Location, UrlPath, location, write_whole
 from wordle_core.tables.avro import (
     GENERATION,
     MANIFEST,
@@ -77,7 +78,7 @@ class ReportError(WordleError):
     """Input tables the report cannot use."""
 
 
-def read_frame(input_dir: str | Path, table: str) -> pd.DataFrame | None:
+def read_frame(input_dir: AnyPath, table: str) -> pd.DataFrame | None:
     """Table ``table`` under ``input_dir`` (:func:`read_table`), or None when it is absent."""
     if table not in tables_in(input_dir):
         return None
@@ -385,7 +386,7 @@ def plots(summaries: pd.DataFrame, ranks: pd.DataFrame, top: int = 5) -> dict[st
     return out
 
 
-def optimal_values(input_dir: str | Path) -> dict[tuple[str, str, str], int]:
+def optimal_values(input_dir: AnyPath) -> dict[tuple[str, str, str], int]:
     """(lexicon, mode, opener) -> proven optimal total (-1: proven that no strategy wins all).
 
     From an ``optimal`` table (``wordle-lab pipeline optimal`` / ``configs/exact.yaml``)
@@ -404,7 +405,7 @@ def optimal_values(input_dir: str | Path) -> dict[tuple[str, str, str], int]:
     return out
 
 
-def exact_values(ranks: pd.DataFrame, input_dir: str | Path) -> dict[tuple[str, str, str], int]:
+def exact_values(ranks: pd.DataFrame, input_dir: AnyPath) -> dict[tuple[str, str, str], int]:
     """Proven optima for the report: the package's shipped tables, then the run's own.
 
     In hard mode an opener the shipped verdicts prove infeasible is -1 (no strategy wins
@@ -462,11 +463,12 @@ def proven_table(proven: list[dict[str, Any]]) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["lexicon", "mode", "rank", "opener", "total", "mean"])
 
 
-def build_report(input_dir: str | Path, output_dir: str | Path, *, title: str | None = None) -> list[Path]:
+def build_report(input_dir: AnyPath, output_dir: AnyPath, *,
+                 title: str | None = None) -> list[Location]:
     """Read every table under ``input_dir``, write the report files into ``output_dir``."""
     from pipelines.report_html import render_html, report_data
 
-    src = Path(input_dir)
+    src = location(input_dir)
     if not src.is_dir():
         raise ReportError(f"report input {str(src)!r} is not a directory")
     summaries = read_frame(src, "opener_summaries")
@@ -508,12 +510,26 @@ def build_report(input_dir: str | Path, output_dir: str | Path, *, title: str | 
             files["hard_summary.csv"] = csv(summary)
     except KeyError as exc:
         raise ReportError(f"tables under {str(src)!r} lack column {exc}: not wordle-lab output?") from None
-    return _publish(Path(output_dir), files, "+".join(made_from) or "manual")
+    return _publish(location(output_dir), files, "+".join(made_from) or "manual")
 
 
-def _publish(out: Path, files: dict[str, bytes], generation: str = "manual") -> list[Path]:
+def _publish(out: Location, files: dict[str, bytes], generation: str = "manual") -> list[Location]:
     """Write the report's files, then its ``_manifest.json`` (last; removed first), so
-    ``rank --report`` reads only a whole report whose files are the ones written here."""
+    ``rank --report`` reads only a whole report whose files are the ones written here:
+    locally through a temporary directory renamed into place; in an object store each
+    object is whole once written, and none is written before all of them are computed."""
+    if isinstance(out, UrlPath):
+        man = manifest_of("report", [file_entry(n, d, 0) for n, d in files.items()], generation)
+        text = man.to_json().encode()
+        try:
+            (out / MANIFEST).unlink(missing_ok=True)
+            for name in sorted(files):
+                write_whole(out / name, files[name])
+            write_whole(out / MANIFEST, text)
+            _rerecord(out, generation, text)
+        except OSError as exc:
+            raise ReportError(f"cannot write the report into {str(out)!r}: {exc}") from None
+        return [out / name for name in sorted(files)]
     try:
         out.mkdir(parents=True, exist_ok=True)
         tmp = Path(tempfile.mkdtemp(prefix=".report-", dir=out))
@@ -525,7 +541,7 @@ def _publish(out: Path, files: dict[str, bytes], generation: str = "manual") -> 
         for name, data in files.items():
             (tmp / name).write_bytes(data)
         (out / MANIFEST).unlink(missing_ok=True)
-        written = []
+        written: list[Location] = []
         for name in sorted(files):
             os.replace(tmp / name, out / name)
             written.append(out / name)
@@ -543,7 +559,7 @@ def _publish(out: Path, files: dict[str, bytes], generation: str = "manual") -> 
         shutil.rmtree(tmp, ignore_errors=True)
 
 
-def _rerecord(out: Path, generation: str, manifest: bytes) -> None:
+def _rerecord(out: Location, generation: str, manifest: bytes) -> None:
     """A report rebuilt in place (``report --input OUT`` into ``OUT/report``) replaces the one
     ``OUT/_generation.json`` recorded: record the new one, so readers accept it."""
     import hashlib
@@ -559,19 +575,17 @@ def _rerecord(out: Path, generation: str, manifest: bytes) -> None:
         return
     record["entries"][out.name] = generation
     record.setdefault("manifests", {})[out.name] = hashlib.sha256(manifest).hexdigest()
-    tmp = out.parent / f".{GENERATION}.tmp"
-    tmp.write_bytes(sealed_record(record))
-    os.replace(tmp, gpath)
+    write_whole(gpath, sealed_record(record))
 
 
 def top_table(
-    rankings_csv: str | Path, by: str = "mean", top: int = 10, strategy: str | None = None,
+    rankings_csv: AnyPath, by: str = "mean", top: int = 10, strategy: str | None = None,
     mode: str | None = None, lexicon: str | None = None,
 ) -> tuple[pd.DataFrame, tuple[str, str, str]]:
     """The top ``top`` rows of ``rankings.csv`` by a measure, for one (lexicon, strategy, mode)."""
     if by not in MEASURES:
         raise ReportError(f"--by must be one of {', '.join(MEASURES)}")
-    p = Path(rankings_csv)
+    p = location(rankings_csv)
     if p.is_dir():
         p = p / "rankings.csv"
     if not p.is_file():

@@ -1,8 +1,10 @@
 """The composite transforms: thin Beam code around :mod:`pipelines.records`.
 
-Shape (after Apache Beam's complete/game examples): ``Create(work) -> Reshuffle ->
-ParDo(...)``, each a named ``PTransform`` whose output is ``(table, record)`` pairs
-that :class:`pipelines.sink.WriteTables` writes. One output PCollection per
+Shape (after Apache Beam's complete/game examples): ``Create(shards of work) -> Reshuffle ->
+ParDo(work per shard)`` (:func:`pipelines.orchestration.shards.sharded`), each a named ``PTransform``
+whose output is ``(table, record)`` pairs that :class:`pipelines.orchestration.sink.WriteTables`
+writes; sharding and ``--resume`` are an option of that graph (``resume=``), and the
+graph a test builds is the one a run builds. One output PCollection per
 transform (no tagged outputs: Beam 2.77's Dask runner sends every element to every
 tagged output).
 
@@ -30,6 +32,7 @@ from wordle_core.game.lexicon import BUILTINS, Lexicon, load_lexicon
 from wordle_core.game.matrix import pattern_matrix, read_matrix
 
 from . import records
+from .orchestration.shards import NOT_KEPT, Resume, Work, cut, sharded
 
 NAMESPACE = "wordle-lab"
 # Memo entries a worker keeps (all strategies) before clearing them, per mode. A memo is a
@@ -136,8 +139,9 @@ class _Progress:
 
 # --- opener scores -----------------------------------------------------------------------
 
-class ScoreBlockFn(beam.DoFn):
-    """Scores a block of opener rows in one vectorised pass over the matrix."""
+class ScoreBlockFn(Work):
+    """Scores a block of opener rows in one vectorised pass over the matrix (the work of
+    :class:`ScoreOpeners`, run per shard of blocks by :func:`~pipelines.orchestration.shards.sharded`)."""
 
     def __init__(self, spec: LexiconSpec, matrix_path: str | None, progress_dir: str | None) -> None:
         self.spec, self.matrix_path, self.progress_dir = spec, matrix_path, progress_dir
@@ -161,29 +165,28 @@ class ScoreBlockFn(beam.DoFn):
 
 
 class ScoreOpeners(beam.PTransform):
-    """``opener_scores`` of the given opener rows: blocks -> Reshuffle -> vectorised scoring."""
+    """``opener_scores`` of the given opener rows: blocks of rows, cut into shards ->
+    Reshuffle -> vectorised scoring per block (:func:`~pipelines.orchestration.shards.sharded`; with a
+    ``resume`` store each finished shard is kept, and reused by ``--resume``)."""
 
     def __init__(self, spec: LexiconSpec, rows: list[int], block: int = 512,
-                 matrix_path: str | None = None, progress_dir: str | None = None) -> None:
+                 matrix_path: str | None = None, progress_dir: str | None = None,
+                 resume: Resume = NOT_KEPT) -> None:
         super().__init__()
         self.spec, self.rows, self.block = spec, sorted(rows), block
-        self.matrix_path, self.progress_dir = matrix_path, progress_dir
+        self.shards = cut([self.rows[i : i + block] for i in range(0, len(self.rows), block)])
+        self.fn = ScoreBlockFn(spec, matrix_path, progress_dir)
+        self.resume = resume
 
     def expand(self, pbegin):
-        blocks = [self.rows[i : i + self.block] for i in range(0, len(self.rows), self.block)]
-        return (
-            pbegin
-            | "OpenerBlocks" >> beam.Create(blocks)
-            | "Spread" >> beam.Reshuffle()
-            | "Score" >> beam.ParDo(ScoreBlockFn(self.spec, self.matrix_path, self.progress_dir))
-        )
+        return sharded(pbegin, self.shards, self.fn, self.resume)
 
 
 def release_play_caches() -> int:
     """Give back what playing held in this worker process: every strategy's memo and the
     hard-mode verdicts' solver (memo and kernel caches). Returns the memo entries dropped.
 
-    Called when a worker starts writing tables (:class:`pipelines.sink.WriteTables`):
+    Called when a worker starts writing tables (:class:`pipelines.orchestration.sink.WriteTables`):
     its input is grouped first, a barrier after every play element, so by then these
     caches are only memory on top of the records being written (the strategies' memos up
     to :data:`MEMO_LIMITS` entries, the verdict solver's memo and kernel caches up to about
@@ -222,7 +225,7 @@ def tree_count_counter(strategy: str, mode: str) -> str:
     return f"{TREE_COUNT}:{strategy}:{mode}"
 
 
-class PlayOpenerFn(beam.DoFn):
+class PlayOpenerFn(Work):
     """One element = (opener row, hard): build each strategy's tree, emit the asked-for tables.
 
     Tables: ``opener_summaries`` and ``games`` for the modes in ``modes``; ``trees``;
@@ -375,24 +378,25 @@ def play_elements(rows: list[int], modes: list[str], tables: list[str],
 
 
 class PlayOpeners(beam.PTransform):
-    """Every answer from every opener, per strategy and mode: Create -> Reshuffle -> ParDo."""
+    """Every answer from every opener, per strategy and mode: the (opener, mode) items cut
+    into shards -> Reshuffle -> :class:`PlayOpenerFn` per shard
+    (:func:`~pipelines.orchestration.shards.sharded`; with a ``resume`` store each finished shard is
+    kept, and reused by ``--resume``). This ``expand`` is the graph every run builds."""
 
     def __init__(self, spec: LexiconSpec, rows: list[int], strategies: list[str], modes: list[str],
                  tables: list[str], worst_games: int = 5, exact_node_budget: int | None = None,
                  matrix_path: str | None = None, progress_dir: str | None = None,
-                 exact_implied: tuple[str, tuple[str, ...]] | None = None) -> None:
+                 exact_implied: tuple[str, tuple[str, ...]] | None = None,
+                 resume: Resume = NOT_KEPT) -> None:
         super().__init__()
         self.elements = play_elements(rows, modes, tables, spec.load().guesses)
+        self.shards = cut(self.elements)
         self.fn = PlayOpenerFn(spec, strategies, modes, tables, worst_games, exact_node_budget,
                                matrix_path, progress_dir, exact_implied)
+        self.resume = resume
 
     def expand(self, pbegin):
-        return (
-            pbegin
-            | "Openers" >> beam.Create(self.elements)
-            | "Spread" >> beam.Reshuffle()
-            | "Play" >> beam.ParDo(self.fn)
-        )
+        return sharded(pbegin, self.shards, self.fn, self.resume)
 
 
 class OpenerSummaries(PlayOpeners):

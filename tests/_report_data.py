@@ -13,7 +13,7 @@ from pathlib import Path
 
 import numpy as np
 
-from pipelines.sink import avro_bytes, shard_name
+from pipelines.orchestration.sink import avro_bytes, shard_name
 from wordle_core.game.feedback import score
 
 _score = cache(score)

@@ -326,7 +326,7 @@ def test_one_opener_strategy_group_report_and_no_temp_litter(tmp_path, capsys, m
 def test_private_tempdir_is_removed_on_failure_and_stale_ones_swept(tmp_path, monkeypatch) -> None:
     import tempfile
 
-    from pipelines.tempdirs import PREFIX, private_tempdir
+    from pipelines.orchestration.tempdirs import PREFIX, private_tempdir
 
     monkeypatch.setattr(tempfile, "tempdir", str(tmp_path))
     dead = tmp_path / f"{PREFIX}999999999-abc"  # no such pid
@@ -347,7 +347,7 @@ def test_dataflow_unreachable_is_one_line_within_seconds(tmp_path, capsys, monke
     import socket
     import time
 
-    from pipelines import cloud
+    from pipelines.orchestration import cloud
 
     def refuse(addr, timeout=None):
         assert timeout is not None and timeout <= 10
@@ -366,7 +366,7 @@ def test_dataflow_unreachable_is_one_line_within_seconds(tmp_path, capsys, monke
 
 
 def test_setup_file_without_stager_tools_is_one_line(tmp_path, capsys, monkeypatch) -> None:
-    from pipelines import cloud
+    from pipelines.orchestration import cloud
 
     monkeypatch.setattr(cloud, "_version", lambda d: None if d == "build" else (99, 0))
     assert main(["run", "--openers", "salet", "--strategies", "entropy", "--output", "gs://b/w",
@@ -383,7 +383,7 @@ def test_staging_builds_and_stages_the_package_offline(tmp_path) -> None:
     pytest.importorskip("build")
     import tarfile
 
-    from pipelines.cloud import main as stage_main
+    from pipelines.orchestration.cloud import main as stage_main
 
     root = Path(__file__).resolve().parents[1]
     assert stage_main([f"--setup_file={root / 'pyproject.toml'}", f"--staging_location={tmp_path}"]) == 0

@@ -111,10 +111,12 @@ def _on(cluster: Cluster) -> list[str]:
     return [f"--runner={DASK_RUNNER}", f"--dask_client_address={cluster.address}"]
 
 
-def test_cluster_equals_direct_runner(cluster, direct, tmp_path):
+def test_cluster_equals_direct_runner(cluster, direct, tmp_path, capfd):
     out = tmp_path / "dask"
     assert main([*JOB, "--output", str(out), *_on(cluster)]) == 0
     assert _tables(out) == direct and len(direct) == 1
+    err = capfd.readouterr().err
+    assert not [x for x in err.splitlines() if "distributed" in x or " INFO " in x], err  # quiet console
 
 
 def test_worker_killed_mid_run(cluster, direct, tmp_path, capsys):
@@ -140,3 +142,24 @@ def test_worker_killed_mid_run(cluster, direct, tmp_path, capsys):
         assert rc == 1 and len(err) == 1, err
         assert main([*JOB, "--output", str(out), *_on(cluster), "--resume"]) == 0
     assert _tables(out) == direct
+
+
+def test_unreachable_scheduler_is_one_line_within_5_s(tmp_path, capfd):
+    out = tmp_path / "never"
+    t0 = time.perf_counter()
+    rc = main([*JOB, "--output", str(out), f"--runner={DASK_RUNNER}",
+               f"--dask_client_address=tcp://127.0.0.1:{_free_port()}"])  # nobody listens there
+    seconds = time.perf_counter() - t0
+    err = capfd.readouterr().err
+    assert rc == 2 and seconds < 5, (rc, seconds)
+    assert err.count("\n") == 1 and "cannot reach the Dask scheduler at tcp://127.0.0.1:" in err, err
+    assert not out.exists()  # checked before any work
+
+
+def test_recipe_in_the_docs_is_the_one_tested():
+    """docs/how-to/run-on-dask.md shows the commands :class:`Cluster` runs."""
+    doc = (ROOT / "docs/how-to/run-on-dask.md").read_text()
+    assert "dask scheduler --host HOST --port 8786 --no-dashboard" in doc
+    assert "dask worker tcp://HOST:8786 --nworkers 1 --nthreads 1 --no-dashboard" in doc
+    assert f"--runner={DASK_RUNNER}" in doc
+    assert "--dask_client_address=tcp://HOST:8786" in doc

@@ -13,7 +13,7 @@ from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
 from apache_beam.testing.util import assert_that, equal_to
 
 from pipelines import optimal
-from pipelines.sink import read_table
+from pipelines.orchestration.sink import read_table
 from pipelines.transforms import LexiconSpec
 from wordle_core.game.lexicon import load_lexicon
 from wordle_core.search.exact import INF, ExactSolver

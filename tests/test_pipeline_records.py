@@ -9,8 +9,8 @@ import numpy as np
 import pytest
 
 from pipelines import records
+from pipelines.orchestration.sink import avro_bytes
 from pipelines.schemas import SCHEMAS, SORT_KEYS
-from pipelines.sink import avro_bytes
 from wordle_core.analysis.simulate import simulate
 from wordle_core.game.feedback import score
 from wordle_core.game.lexicon import Lexicon

@@ -9,7 +9,7 @@ import pytest
 from pipelines import jobs
 from pipelines.config import build_config
 from pipelines.options import DASK_RUNNER
-from pipelines.runner import local_dask_cluster
+from pipelines.orchestration.runner import local_dask_cluster
 
 LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
 TABLES = ["opener_summaries", "hard_verdicts", "trees"]

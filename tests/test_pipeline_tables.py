@@ -76,7 +76,7 @@ def test_found_opener_scores(out, tmp_path, wordle):
     """The first *complete* table for the lexicon is found; partial ones are skipped."""
     import shutil
 
-    from pipelines.sink import avro_bytes, shard_name
+    from pipelines.orchestration.sink import avro_bytes, shard_name
 
     root = tmp_path / "outputs"
     partial = tables.read_avro_records(tables.table_files(out, "opener_scores"))[:100]

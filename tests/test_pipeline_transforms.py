@@ -9,8 +9,9 @@ from apache_beam.options.pipeline_options import PipelineOptions
 from apache_beam.testing import test_pipeline as beam_testing
 from apache_beam.testing.util import assert_that, equal_to
 
-from pipelines import generation, records, transforms
-from pipelines.sink import WriteTables, read_table
+from pipelines import records, transforms
+from pipelines.orchestration import generation
+from pipelines.orchestration.sink import WriteTables, read_table
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
@@ -218,7 +219,7 @@ def test_play_stage_cuts_shards_in_play_order_and_hashes_the_order(tmp_path, mon
     config hash, so a resume never reuses shards that were cut from another order."""
     from pipelines import jobs
     from pipelines.config import build_config
-    from pipelines.generation import config_hash
+    from pipelines.orchestration.generation import config_hash
 
     cfg = build_config(None, output=str(tmp_path), openers="salet,crane,slate", strategies="entropy",
                        modes="normal")
@@ -365,7 +366,7 @@ def test_sink_groups_encoded_records_into_the_same_bytes(small_lex):
 
     import fastavro
 
-    from pipelines import sink
+    from pipelines.orchestration import sink
     from pipelines.schemas import SCHEMAS, sort_key
 
     table = "opener_summaries"

@@ -142,7 +142,7 @@ def _workers_of(pid: int) -> list[int]:
                 cmd = (d / "cmdline").read_bytes()
             except (OSError, ValueError, IndexError):
                 continue
-            if ppid == pid and (b"sdk_worker_main" in cmd or b"pipelines.worker" in cmd):
+            if ppid == pid and (b"sdk_worker_main" in cmd or b"pipelines.orchestration.worker" in cmd):
                 found.append(int(d.name))
     return found
 

@@ -20,14 +20,14 @@ from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
 from apache_beam.testing.util import BeamAssertException, assert_that, equal_to
 
 from pipelines import jobs
-from pipelines.shards import ResumableShards, ShardStore, cut
+from pipelines.orchestration.shards import ResumableShards, ShardStore, Work, cut
 from wordle_core.cli import main
 
 LOCAL = ["--runner=DirectRunner", "--direct_running_mode=multi_processing",
          "--direct_num_workers=2"]
 
 
-class _Square(beam.DoFn):
+class _Square(Work):
     """A toy stage: item -> ("squares", (item, item ** 2, pid of the worker that computed it))."""
 
     def process(self, item: int):
@@ -43,8 +43,7 @@ def test_emit_false_keeps_the_shards_and_read_back_emits_them(tmp_path: Path):
     work = cut(list(range(12)), 4)  # 4 shards of 3 items
     # shard 1 finished earlier, with values the DoFn would not give: it must be kept as is
     store.write(1, [("squares", (i, -1, 0)) for i in work[1]], work[1])
-    plan = ResumableShards(store, work, _Square(), reuse={1})
-    plan.emit = False
+    plan = ResumableShards(store, work, _Square(), reuse={1}, emit=False)
     with BeamTestPipeline() as p:
         out = p | plan
         assert_that(out, equal_to([]))
@@ -59,8 +58,7 @@ def test_emit_false_keeps_the_shards_and_read_back_emits_them(tmp_path: Path):
 def test_a_missing_shard_file_is_computed_again_when_read_back(tmp_path: Path):
     store = ShardStore(str(tmp_path), "toy")
     work = cut(list(range(6)), 3)
-    plan = ResumableShards(store, work, _Square(), reuse=set())
-    plan.emit = False
+    plan = ResumableShards(store, work, _Square(), reuse=set(), emit=False)
     with BeamTestPipeline() as p:
         _ = p | plan
     os.remove(store.path(2))
@@ -88,8 +86,7 @@ def test_the_reading_workers_are_not_the_computing_ones(tmp_path: Path, monkeypa
     monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [here, os.environ.get("PYTHONPATH")])))
     store = ShardStore(str(tmp_path), "toy")
     work = cut(list(range(8)), 4)
-    plan = ResumableShards(store, work, _Square(), reuse=set())
-    plan.emit = False
+    plan = ResumableShards(store, work, _Square(), reuse=set(), emit=False)
     with beam.Pipeline(options=PipelineOptions(LOCAL)) as p:
         _ = p | plan
     with beam.Pipeline(options=PipelineOptions(LOCAL)) as p:

@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pipelines import generation
+from pipelines.orchestration import generation
+from pipelines.orchestration.sink import avro_bytes, shard_name, sidecar
 from pipelines.schemas import SCHEMAS
-from pipelines.sink import avro_bytes, shard_name, sidecar
 from wordle_core.tables import avro
 from wordle_core.tables.avro import TableError, read_records
 

@@ -11,7 +11,8 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from pipelines import jobs, shards, warm
+from pipelines import jobs
+from pipelines.orchestration import shards, warm
 from pipelines.transforms import LexiconSpec, PlayOpenerFn
 from wordle_core.cli import main
 
@@ -46,11 +47,11 @@ def test_compile_first_runs_a_child_and_says_how_long(capfd):
 
 
 def test_a_failing_child_is_one_log_line_and_the_run_goes_on(capfd, caplog):
-    with caplog.at_level(logging.INFO, logger="pipelines.warm"):
+    with caplog.at_level(logging.INFO, logger="pipelines.orchestration.warm"):
         assert warm.compile_first(_fn(["no-such-strategy"])) is None
     out, err = capfd.readouterr()
     assert out == "" and err == ""  # the child's traceback goes nowhere
-    lines = [r.getMessage() for r in caplog.records if r.name == "pipelines.warm"]
+    lines = [r.getMessage() for r in caplog.records if r.name == "pipelines.orchestration.warm"]
     assert len(lines) == 1 and "the workers compile them" in lines[0]
 
 

@@ -39,10 +39,10 @@ def test_a_worker_prints_nothing_of_what_beam_logs():
     # without the worker's set-up the imitation prints both lines (the test can fail) ...
     bare = _stderr("beam_loading()")
     assert "apitools" in bare and "sdk harness" in bare
-    # ... through pipelines.worker (Beam's worker main replaced by the imitation) nothing
+    # ... through pipelines.orchestration.worker (Beam's worker main replaced by the imitation) nothing
     quiet = _stderr(
         "import runpy\n"
-        "from pipelines import worker\n"
+        "from pipelines.orchestration import worker\n"
         "worker.die_with_parent = lambda parent: None\n"
         "runpy.run_module = beam_loading\n"
         "worker.main()\n")

@@ -137,7 +137,7 @@ def one_line_errors(command: Callable[[], int | None], prog: str = "wordle-lab")
     except WordleError as exc:
         sys.stderr.write(f"{prog}: error: {exc}\n")
         return int(getattr(exc, "exit_code", EXIT_USAGE))
-    except KeyboardInterrupt as exc:  # 130 Ctrl-C, 143 SIGTERM (pipelines.runner.Interrupted)
+    except KeyboardInterrupt as exc:  # 130 Ctrl-C, 143 SIGTERM (pipelines.orchestration.runner.Interrupted)
         sys.stderr.write(f"{prog}: interrupted{getattr(exc, 'detail', '')}\n")
         return int(getattr(exc, "exit_code", 130))
     except BrokenPipeError:

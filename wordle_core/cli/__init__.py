@@ -114,6 +114,8 @@ def _show_engine_notes() -> None:
 
 def main(argv: list[str] | None = None) -> int:
     _show_engine_notes()
+    if any("://" in a for a in (sys.argv[1:] if argv is None else argv)):
+        import pipelines  # noqa: F401  (serves gs://, s3:// ... locations through Beam's FileSystems)
     parser = build_parser()
     args = parser.parse_args(argv)
     return one_line_errors(lambda: _run_with_hints(args), parser.prog)

@@ -18,6 +18,7 @@ from typing import Protocol
 import numpy as np
 
 from wordle_core.errors import WordleError
+from wordle_core.files import AnyPath
 from wordle_core.game.feedback import all_green, pattern_to_str
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.state import GameState
@@ -265,9 +266,11 @@ class Tree:
         return tree
 
     @classmethod
-    def load_json(cls, lexicon: Lexicon, path: str | Path, matrix: np.ndarray | None = None) -> Tree:
+    def load_json(cls, lexicon: Lexicon, path: AnyPath, matrix: np.ndarray | None = None) -> Tree:
         try:
-            data = json.loads(Path(path).read_text())
+            from wordle_core.files import location
+
+            data = json.loads(location(path).read_text())
         except (OSError, ValueError) as exc:
             raise WordleError(f"cannot read tree {str(path)!r}: {exc}") from None
         rows: list[tuple[str, str]] = []

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from wordle_core.errors import WordleError
+from wordle_core.files import AnyPath, Location, location
 
 MANIFEST = "_manifest.json"
 GENERATION = "_generation.json"
@@ -125,7 +126,7 @@ def file_entry(name: str, data: bytes, records: int) -> FileEntry:
 
 # --- reading ---------------------------------------------------------------------------
 
-def _read_bytes(path: Path) -> bytes:
+def _read_bytes(path: Location) -> bytes:
     try:
         return path.read_bytes()
     except FileNotFoundError:
@@ -134,9 +135,9 @@ def _read_bytes(path: Path) -> bytes:
         raise TableError(f"cannot read {str(path)!r}: {exc.strerror or exc}") from None
 
 
-def read_manifest(table_dir: str | Path, table: str | None = None) -> Manifest:
+def read_manifest(table_dir: AnyPath, table: str | None = None) -> Manifest:
     """The manifest of a published directory; ``table`` (if given) must be the one it names."""
-    d = Path(table_dir)
+    d = location(table_dir)
     mpath = d / MANIFEST
     if not mpath.is_file():
         if not d.is_dir():
@@ -185,7 +186,7 @@ def sealed_record(record: dict[str, Any]) -> bytes:
     return json.dumps({**body, "sha256": _record_digest(body)}, indent=1, sort_keys=True).encode()
 
 
-def read_generation_record(gpath: Path) -> dict[str, Any]:
+def read_generation_record(gpath: Location) -> dict[str, Any]:
     """The verified content of ``_generation.json`` (:class:`TableError` if it is damaged or
     edited: its own sha256, when it has one, must match)."""
     try:
@@ -201,9 +202,9 @@ def read_generation_record(gpath: Path) -> dict[str, Any]:
     return record
 
 
-def check_generation(output_dir: str | Path, entry: str, generation: str) -> None:
+def check_generation(output_dir: AnyPath, entry: str, generation: str) -> None:
     """Refuse an entry whose generation is not the one ``<output>/_generation.json`` names."""
-    gpath = Path(output_dir) / GENERATION
+    gpath = location(output_dir) / GENERATION
     if not gpath.is_file():
         return
     record = read_generation_record(gpath)
@@ -213,11 +214,11 @@ def check_generation(output_dir: str | Path, entry: str, generation: str) -> Non
     except (ValueError, KeyError, TypeError, AttributeError):
         raise TableError(f"{str(gpath)!r} is corrupt; run the pipeline again") from None
     if want is not None and want != generation:
-        raise TableError(f"{str(Path(output_dir) / entry)!r} is generation {generation} but "
+        raise TableError(f"{str(location(output_dir) / entry)!r} is generation {generation} but "
                          f"{str(output_dir)!r} names {want}: a run was stopped while publishing; "
                          "run it again (with --resume) to finish")
     if want is not None and sealed is not None:
-        mpath = Path(output_dir) / entry / MANIFEST
+        mpath = location(output_dir) / entry / MANIFEST
         try:
             ok = sha256(mpath.read_bytes()) == sealed
         except OSError:
@@ -227,7 +228,7 @@ def check_generation(output_dir: str | Path, entry: str, generation: str) -> Non
                              "changed after it was published); run the pipeline again")
 
 
-def check_one_generation(output_dir: str | Path, tables: Iterable[str]) -> None:
+def check_one_generation(output_dir: AnyPath, tables: Iterable[str]) -> None:
     """Refuse ``tables`` under ``output_dir`` that were not published together.
 
     Tables of more than one generation are read together only when the output's
@@ -256,9 +257,9 @@ def check_one_generation(output_dir: str | Path, tables: Iterable[str]) -> None:
                          f"({listing}); run them again with one lexicon")
 
 
-def table_dir(path: str | Path, table: str) -> Path:
+def table_dir(path: AnyPath, table: str) -> Location:
     """``path`` itself when it is the table's directory, else ``path/<table>``."""
-    p = Path(path)
+    p = location(path)
     if (p / MANIFEST).is_file() and not (p / table / MANIFEST).is_file():
         return p
     if (p / table).is_dir():
@@ -268,7 +269,7 @@ def table_dir(path: str | Path, table: str) -> Path:
     return p / table
 
 
-def verified_files(path: str | Path, table: str) -> list[tuple[Path, bytes, int]]:
+def verified_files(path: AnyPath, table: str) -> list[tuple[Location, bytes, int]]:
     """(path, verified bytes, expected records) of every file the table's manifest lists."""
     d = table_dir(path, table)
     man = read_manifest(d, table)
@@ -284,12 +285,12 @@ def verified_files(path: str | Path, table: str) -> list[tuple[Path, bytes, int]
     return out
 
 
-def table_files(path: str | Path, table: str) -> list[Path]:
+def table_files(path: AnyPath, table: str) -> list[Location]:
     """The files of a published table, verified; empty when there is no table at ``path``.
 
     A directory that exists but is not a valid published table raises :class:`TableError`.
     """
-    p = Path(path)
+    p = location(path)
     if p.is_file():
         return [p]
     d = table_dir(p, table)
@@ -298,9 +299,9 @@ def table_files(path: str | Path, table: str) -> list[Path]:
     return [fp for fp, _, _ in verified_files(d, table)]
 
 
-def read_file_records(path: str | Path, table: str) -> list[dict[str, Any]]:
+def read_file_records(path: AnyPath, table: str) -> list[dict[str, Any]]:
     """Records of one named ``.avro`` file, verified against its directory's manifest if any."""
-    p = Path(path)
+    p = location(path)
     if (p.parent / MANIFEST).is_file():
         man = read_manifest(p.parent)
         entry = next((f for f in man.files if f.name == p.name), None)
@@ -318,19 +319,19 @@ def read_file_records(path: str | Path, table: str) -> list[dict[str, Any]]:
     return decode(_read_bytes(p), table, str(p))
 
 
-def _check_count(fp: Path, recs: list, n: int) -> None:
+def _check_count(fp: Location, recs: list, n: int) -> None:
     if len(recs) != n:
         raise TableError(f"{str(fp)!r} holds {len(recs)} records, its manifest says {n}")
 
 
-def read_records(path: str | Path, table: str) -> list[dict[str, Any]]:
+def read_records(path: AnyPath, table: str) -> list[dict[str, Any]]:
     """Every record of ``table``, verified, in manifest (shard) order.
 
     ``path``: an output directory holding ``<table>/``, the table directory itself,
     or one ``.avro`` file. Raises :class:`TableError` (one line) when there is no
     published table there or anything about it does not check out.
     """
-    p = Path(path)
+    p = location(path)
     if p.is_file():
         return read_file_records(p, table)
     out: list[dict[str, Any]] = []
@@ -341,18 +342,18 @@ def read_records(path: str | Path, table: str) -> list[dict[str, Any]]:
     return out
 
 
-def has_table(path: str | Path, table: str) -> bool:
+def has_table(path: AnyPath, table: str) -> bool:
     """Is there something at ``path`` that claims to be ``table`` (manifest or shard files)?"""
-    p = Path(path)
+    p = location(path)
     if p.is_file():
         return True
     d = table_dir(p, table)
     return (d / MANIFEST).is_file() or (d.is_dir() and any(d.glob(f"{table}-*-of-*.avro")))
 
 
-def verify_dir(path: str | Path) -> Manifest:
+def verify_dir(path: AnyPath) -> Manifest:
     """Check every file a published directory's manifest lists (tables and the report)."""
-    d = Path(path)
+    d = location(path)
     man = read_manifest(d)
     check_generation(d.parent, d.name, man.generation)
     for f in man.files:
@@ -372,14 +373,14 @@ def manifest_of(table: str, files: Iterable[FileEntry], generation: str, *, conf
                     lexicon_fingerprint)
 
 
-def write_table(table_dir_: str | Path, table: str, files: dict[str, tuple[bytes, int]],
+def write_table(table_dir_: AnyPath, table: str, files: dict[str, tuple[bytes, int]],
                 generation: str = "manual", *, config_hash: str = "", lexicon_fingerprint: str = "",
-                write: Callable[[Path, bytes], None] | None = None) -> Manifest:
+                write: Callable[[Any, bytes], None] | None = None) -> Manifest:
     """Write ``{name: (bytes, records)}`` into a table directory, then its manifest (last)."""
-    from wordle_core.files import atomic_write_bytes
+    from wordle_core.files import write_whole
 
-    put = write or atomic_write_bytes
-    d = Path(table_dir_)
+    put = write or write_whole
+    d = location(table_dir_)
     d.mkdir(parents=True, exist_ok=True)
     (d / MANIFEST).unlink(missing_ok=True)
     for name, (data, _) in sorted(files.items()):

@@ -23,9 +23,9 @@ are deterministic. No Beam import; the files are read with fastavro.
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from wordle_core.files import AnyPath
 from wordle_core.tables.load import TableError, read_avro_records, table_files
 
 if TYPE_CHECKING:
@@ -56,12 +56,12 @@ def histogram_columns(limit: int = GUESS_LIMIT) -> list[str]:
     return [f"solved_in_{i}" for i in range(1, limit + 1)] + ["unsolved"]
 
 
-def tables_in(output_dir: str | Path) -> list[str]:
+def tables_in(output_dir: AnyPath) -> list[str]:
     """The names of the tables present under ``output_dir`` (in :data:`TABLES` order)."""
     return [name for name in TABLES if table_files(output_dir, name)]
 
 
-def read_table(output_dir: str | Path, name: str, *, guess_limit: int = GUESS_LIMIT) -> pd.DataFrame:
+def read_table(output_dir: AnyPath, name: str, *, guess_limit: int = GUESS_LIMIT) -> pd.DataFrame:
     """Table ``name`` of the run in ``output_dir`` as a DataFrame (see the module doc).
 
     ``output_dir`` is a run's output directory (holding ``<name>/``), a table

@@ -16,12 +16,12 @@ only the paths it is given: finding a default place (``./outputs``) is the CLI's
 
 from __future__ import annotations
 
-from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from wordle_core.errors import WordleError
+from wordle_core.files import AnyPath, Location, location
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.tree import Tree
 from wordle_core.search.openers import OpenerScores
@@ -30,14 +30,14 @@ from wordle_core.tables.avro import TableError, has_table, read_file_records, re
 __all__ = ["TableError", "read_avro_records", "read_records", "table_files"]
 
 
-def read_avro_records(files: list[Path]) -> list[dict[str, Any]]:
+def read_avro_records(files: list[Location]) -> list[dict[str, Any]]:
     """All records of some table files (each verified; see :func:`~wordle_core.tables.avro.read_records`).
 
     The table is the file name's prefix (``trees-00000-of-00001.avro`` -> ``trees``).
     """
     out: list[dict[str, Any]] = []
     for f in files:
-        p = Path(f)
+        p = location(f)
         if not p.exists():
             raise TableError(f"table file {str(p)!r} does not exist")
         table = p.name.split("-", 1)[0] if "-of-" in p.name else p.stem
@@ -45,7 +45,7 @@ def read_avro_records(files: list[Path]) -> list[dict[str, Any]]:
     return out
 
 
-def load_opener_scores(lexicon: Lexicon, path: str | Path) -> OpenerScores:
+def load_opener_scores(lexicon: Lexicon, path: AnyPath) -> OpenerScores:
     """An :class:`~wordle_core.search.openers.OpenerScores` aligned with ``lexicon.guesses``."""
     if not has_table(path, "opener_scores"):
         raise TableError(f"no opener_scores Avro table under {str(path)!r}")
@@ -67,7 +67,7 @@ def load_opener_scores(lexicon: Lexicon, path: str | Path) -> OpenerScores:
 
 
 def load_tree_avro(
-    lexicon: Lexicon, path: str | Path, *, strategy: str | None = None, hard: bool = False,
+    lexicon: Lexicon, path: AnyPath, *, strategy: str | None = None, hard: bool = False,
     opener: str | None = None, matrix: np.ndarray | None = None,
 ) -> Tree:
     """The tree for (strategy, mode, opener) from a ``trees`` Avro table.
@@ -99,11 +99,11 @@ def load_tree_avro(
 
 
 def load_tree_file(
-    lexicon: Lexicon, path: str | Path, *, strategy: str | None = None, hard: bool = False,
+    lexicon: Lexicon, path: AnyPath, *, strategy: str | None = None, hard: bool = False,
     opener: str | None = None, matrix: np.ndarray | None = None,
 ) -> Tree:
     """A tree from a JSON file (``simulate --save-tree``) or a ``trees`` Avro table."""
-    p = Path(path)
+    p = location(path)
     if not p.exists():
         raise WordleError(f"tree file {str(p)!r} does not exist")
     if p.is_dir() or p.suffix == ".avro":
@@ -111,7 +111,7 @@ def load_tree_file(
     return Tree.load_json(lexicon, p, matrix)
 
 
-def find_opener_scores(lexicon: Lexicon, root: str | Path) -> OpenerScores | None:
+def find_opener_scores(lexicon: Lexicon, root: AnyPath) -> OpenerScores | None:
     """The first complete ``opener_scores`` table for ``lexicon`` under ``root``, or None.
 
     Looks in ``root`` and its immediate subdirectories (``outputs/default``,
@@ -119,7 +119,7 @@ def find_opener_scores(lexicon: Lexicon, root: str | Path) -> OpenerScores | Non
     lexicon) are skipped. Meant for the CLI and the pipeline entry points, which pass
     the table on to whatever ranks first guesses, so a finished ``run`` is reused.
     """
-    base = Path(root)
+    base = location(root)
     if not base.is_dir():
         return None
     for d in [base, *sorted(p for p in base.iterdir() if p.is_dir())]:

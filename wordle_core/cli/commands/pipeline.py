@@ -68,11 +68,10 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from pathlib import Path
-
     from pipelines.report import build_report
+    from wordle_core.files import location
 
-    out = Path(args.output) if args.output else Path(args.input) / "report"
+    out = location(args.output) if args.output else location(args.input) / "report"
     files = build_report(args.input, out)
     print(f"report: {out.resolve()} ({len(files)} files: {', '.join(f.name for f in files)})")
     return 0

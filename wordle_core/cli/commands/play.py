@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 from typing import TYPE_CHECKING
 
 import numpy as np
@@ -141,9 +140,10 @@ def tree_from(args: argparse.Namespace, lex: Lexicon, opener: str | None) -> Tre
 
 def _table_has_other_openers(path: str, lex: Lexicon, hard: bool, opener: str) -> bool:
     """Does a readable tree source hold trees for this game, just not from ``opener``?"""
+    from wordle_core.files import location
     from wordle_core.tables.load import read_avro_records, table_files
 
-    p = Path(path)
+    p = location(path)
     if p.is_file() and p.suffix != ".avro":  # a JSON tree: one opener, any other is a miss
         return True
     mode = "hard" if hard else "normal"

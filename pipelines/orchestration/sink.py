@@ -16,7 +16,7 @@ a stable hash of the record's sort key, and the Avro sync marker is derived from
 table name, so equal inputs give byte-identical files on every runner.
 
 Shards are staged under ``<stage root>/<table>/`` (the run's generation staging area,
-see :mod:`pipelines.generation`), each with a ``.json`` sidecar (records, bytes,
+see :mod:`pipelines.orchestration.generation`), each with a ``.json`` sidecar (records, bytes,
 sha256) from which the table's manifest is made when the generation is published.
 Nothing is moved into the public output here: that is the generation's commit, after
 every stage of the run succeeded, so no half-written table is ever visible.
@@ -35,8 +35,8 @@ import apache_beam as beam
 import fastavro
 from apache_beam.io.filesystems import FileSystems
 
+from ..schemas import SCHEMAS, sort_key
 from .generation import write_bytes
-from .schemas import SCHEMAS, sort_key
 
 CODEC = "deflate"
 
@@ -104,7 +104,7 @@ class _WriteShard(beam.DoFn):
 
     def setup(self) -> None:
         # Every record has been grouped by now: the worker's play caches are only memory.
-        from .transforms import release_play_caches
+        from ..transforms import release_play_caches
 
         release_play_caches()
 
@@ -147,19 +147,7 @@ class WriteTables(beam.PTransform):
 
 
 def read_table(output: str, table: str) -> list[dict[str, Any]]:
-    """Every record of a published table (manifest-listed, verified), via FileSystems."""
+    """Every record of a published table (manifest-listed, verified), on any filesystem."""
     from wordle_core.tables import avro
 
-    d = table_dir(output, table)
-    if "://" not in d:
-        return avro.read_records(output, table)
-    with FileSystems.open(FileSystems.join(d, avro.MANIFEST), compression_type="uncompressed") as fh:
-        man = avro.Manifest.from_json(fh.read().decode(), d)
-    out: list[dict[str, Any]] = []
-    for f in man.files:
-        with FileSystems.open(FileSystems.join(d, f.name), compression_type="uncompressed") as fh:
-            data = fh.read()
-        if avro.sha256(data) != f.sha256:
-            raise avro.TableError(f"{d}/{f.name} does not match its manifest")
-        out.extend(avro.decode(data, table, f"{d}/{f.name}"))
-    return out
+    return avro.read_records(output, table)

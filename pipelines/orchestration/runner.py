@@ -2,9 +2,9 @@
 
 :func:`execute` builds a pipeline from a ``build(pipeline, progress_dir)`` function
 returning ``(table, record)`` pairs, writes them with the one sink
-(:class:`pipelines.sink.WriteTables`) into the run's generation staging area and,
+(:class:`pipelines.orchestration.sink.WriteTables`) into the run's generation staging area and,
 after the runner reports success, seals them (their manifests); publishing is the
-generation's commit (:mod:`pipelines.generation`), once all stages succeeded.
+generation's commit (:mod:`pipelines.orchestration.generation`), once all stages succeeded.
 
 Progress (:class:`JobProgress`): local workers bump a count file per process in a
 temporary directory that a driver thread sums into one line on stderr: the stage,
@@ -37,9 +37,9 @@ from apache_beam.options.pipeline_options import PipelineOptions
 
 from wordle_core.errors import MACHINE_ERRNOS, WordleError
 
+from ..config import ConfigError
+from ..options import DASK_RUNNER, check_beam_args, runner_name
 from . import sink
-from .config import ConfigError
-from .options import DASK_RUNNER, check_beam_args, runner_name
 from .tempdirs import private_tempdir
 
 
@@ -97,8 +97,8 @@ class _WorkerPopen(subprocess.Popen):
         kw["start_new_session"] = True  # its own session: a terminal's Ctrl-C reaches the driver only
         cmd = args[0] if args else kw.get("args")
         if kw.get("shell") and isinstance(cmd, str) and BEAM_WORKER in cmd:
-            # the worker itself (no shell in between) is the child, via pipelines.worker
-            cmd = "exec " + cmd.replace(BEAM_WORKER, "-m pipelines.worker")
+            # the worker itself (no shell in between) is the child, via pipelines.orchestration.worker
+            cmd = "exec " + cmd.replace(BEAM_WORKER, "-m pipelines.orchestration.worker")
             kw["env"] = dict(kw.get("env") or os.environ, WORDLE_LAB_DRIVER_PID=str(os.getpid()))
             args = (cmd, *args[1:]) if args else args
             if not args:
@@ -130,7 +130,7 @@ def local_workers() -> Iterator[None]:
     Beam 2.77 starts them with ``subprocess.Popen(cmd, shell=True)`` from
     ``local_job_service`` and leaves them running when the driver is killed; here
     each is started in its own session (a Ctrl-C in the terminal reaches the driver
-    alone: no worker tracebacks) as :mod:`pipelines.worker`, which asks for
+    alone: no worker tracebacks) as :mod:`pipelines.orchestration.worker`, which asks for
     ``PR_SET_PDEATHSIG`` so that even a SIGKILL of the driver takes it down; and every
     one is killed when the stage ends for any reason.
     """
@@ -196,6 +196,15 @@ def log_failure(exc: BaseException, logs_dir: str | None, stage: str) -> str | N
                     *(["\nwhat the runner logged:\n"] + [line + "\n" for line in captured]
                       if captured else [])])
     name = f"{time.strftime('%Y%m%dT%H%M%S')}-{stage.replace(' ', '_')}.log"
+    if logs_dir and "://" in logs_dir:  # a run's logs in an object store
+        from wordle_core.files import write_whole
+
+        path = sink.FileSystems.join(logs_dir, name)
+        try:
+            write_whole(path, text.encode())
+            return path
+        except OSError:
+            pass
     # the run's own logs directory; when that cannot be written (a full disk), the temp dir
     for where in ([logs_dir] if logs_dir and "://" not in logs_dir else []) + \
             [os.path.join(_shared_tmp(), "wordle-lab-logs")]:
@@ -516,7 +525,7 @@ def is_dry(args: list[str]) -> bool:
 
 
 def execute(
-    build: Callable[[beam.Pipeline, str | None], Any],
+    build: Callable[..., Any],
     gen: Any,
     tables: list[str],
     beam_args: list[str],
@@ -527,29 +536,30 @@ def execute(
     dask_workers: int | None = None,
     total: int = 0,
     desc: str | None = None,
-    apart: Any = None,
+    read_back: Callable[[], beam.PTransform] | None = None,
     warm: Callable[[], Any] | None = None,
 ) -> RunResult:
     """Run ``build`` and stage its tables in the generation ``gen`` (sealed on success).
 
-    ``apart`` (the :class:`~pipelines.shards.ResumableShards` that ``build`` applies):
-    on a local run (the DirectRunner, a Dask cluster on this machine) the tables are
-    written apart from the work. ``execute`` sets its ``emit`` to ``False``, so the
-    first pipeline only computes the shards not yet finished and keeps each in its
-    file; a second pipeline reads every shard back
-    (:meth:`~pipelines.shards.ResumableShards.read_back`) and writes the tables. Its
-    workers are new processes, so the tables' grouping and writing no longer come on
-    top of what the play's strategies and searches hold (the largest worker of
-    ``configs/full.yaml`` peaked in that last minute). On a service (Dataflow, Flink,
-    Spark) one job does both, as a second job would cost a second start-up. The
-    records, and so the tables, are the same either way: a shard's file holds exactly
-    the pairs it emits.
+    ``build(pipeline, progress_dir, emit=...)`` applies the stage's named composite,
+    built there with everything it needs (nothing is changed on a transform afterwards).
+    ``read_back`` (given for a stage whose shards are kept): on a local run (the
+    DirectRunner, a Dask cluster on this machine) the tables are written apart from the
+    work: ``build`` is called with ``emit=False``, so the first pipeline only computes the
+    shards not yet finished and keeps each in its file; a second pipeline applies
+    ``read_back()`` (the same composite reading every shard back, see
+    :meth:`pipelines.orchestration.shards.Resume.read_back`) and writes the tables. Its workers are new
+    processes, so the tables' grouping and writing no longer come on top of what the
+    play's strategies and searches hold (the largest worker of ``configs/full.yaml``
+    peaked in that last minute). On a service (Dataflow, Flink, Spark) one job does both
+    (``emit=True``), as a second job would cost a second start-up. The records, and so the
+    tables, are the same either way: a shard's file holds exactly the pairs it emits.
 
     ``warm``: called first on a local run, before the stage starts (a step of its own, not
-    time in the stage's ETA): :func:`pipelines.warm.compile_first`, so that the workers load
+    time in the stage's ETA): :func:`pipelines.orchestration.warm.compile_first`, so that the workers load
     the engine's compiled kernels instead of each compiling them.
 
-    Publishing is the generation's commit (:mod:`pipelines.generation`), done by the
+    Publishing is the generation's commit (:mod:`pipelines.orchestration.generation`), done by the
     caller once every stage of the run succeeded. ``gen`` may also be an output
     directory: then this one stage is its own generation, published on success
     (``total``/``desc``/``progress=True`` describe its progress line).
@@ -578,20 +588,18 @@ def execute(
         t0 = time.perf_counter()
         try:
             base = gen.root if "://" not in gen.root else None
-            split = apart is not None and local
-            if apart is not None:
-                apart.emit = not split  # (before build applies it)
+            split = read_back is not None and local
             if warm is not None and local:
                 warm()  # before the stage: its own step, not time inside the stage's ETA
             with prog.stage(stage, local=local, base=base) as pdir, local_workers():
                 pipeline = beam.Pipeline(options=PipelineOptions(args))
-                pairs = build(pipeline, pdir)
+                pairs = build(pipeline, pdir, emit=not split)
                 if not split:
                     _ = pairs | "WriteTables" >> sink.WriteTables(gen.root, tables, shards)
                 result = _run(pipeline, runner, stage)
-                if split:  # the tables, by fresh workers, from the kept shards
+                if split and read_back is not None:  # the tables, by fresh workers, from the kept shards
                     writer = beam.Pipeline(options=PipelineOptions(args))
-                    _ = (writer | "ReadShards" >> apart.read_back()
+                    _ = (writer | "ReadShards" >> read_back()
                          | "WriteTables" >> sink.WriteTables(gen.root, tables, shards))
                     _run(writer, runner, stage)
                 if not dry:
@@ -631,7 +639,7 @@ def _execute_alone(build: Callable[[beam.Pipeline, str | None], Any], output: st
     from . import generation
 
     if is_dry(beam_args):
-        gen = generation.Generation(output, "dry-run", "-", "-")
+        gen = generation.Generation(output, generation.DRY_RUN, "-", "-")
     else:
         output = ensure_output(output)
         gen = generation.begin(output, generation.config_hash({"stage": stage, "tables": tables}), "-")

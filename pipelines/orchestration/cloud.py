@@ -11,7 +11,7 @@ retries and a traceback.
 :func:`stage_locally` runs Beam's own stager into a local directory instead of GCS,
 which tests the whole staging step offline::
 
-    python -m pipelines.cloud --setup_file=$PWD/pyproject.toml --staging_location=/tmp/stage
+    python -m pipelines.orchestration.cloud --setup_file=$PWD/pyproject.toml --staging_location=/tmp/stage
 """
 
 from __future__ import annotations
@@ -27,10 +27,11 @@ from importlib import metadata
 from pathlib import Path
 from urllib.parse import urlparse
 
-from .config import ConfigError
+from ..config import ConfigError
 
 DEFAULT_ENDPOINT = "https://dataflow.googleapis.com"
 CONNECT_TIMEOUT_S = 5.0
+DASK_CONNECT_TIMEOUT_S = 3.0  # the scheduler's answer: one line within 5 s in all
 STAGER_NEEDS = {"build": (1, 0), "wheel": (0, 40), "setuptools": (77, 0)}
 
 
@@ -53,6 +54,33 @@ def _version(dist: str) -> tuple[int, ...] | None:
         digits = "".join(c for c in p if c.isdigit())
         parts.append(int(digits or 0))
     return tuple(parts)
+
+
+def check_dask_scheduler(args: Sequence[str], timeout: float = DASK_CONNECT_TIMEOUT_S) -> None:
+    """``--dask_client_address``: the scheduler answers (a TCP connection within ``timeout``
+    seconds), checked before any work, so a wrong or stopped scheduler is one line.
+
+    Without this the Dask client retries for its whole connect timeout (30 s by default)
+    and the run fails with a traceback from inside Beam's runner.
+    """
+    address = _flag(args, "--dask_client_address")
+    if not address:
+        return
+    url = urlparse(address if "://" in address else f"tcp://{address}")
+    if url.scheme not in ("tcp", "tls"):
+        raise ConfigError(f"--dask_client_address {address!r}: give tcp://HOST:PORT (the address "
+                          "`dask scheduler` prints)")
+    try:
+        host, port = url.hostname, url.port or 8786
+    except ValueError:
+        raise ConfigError(f"--dask_client_address {address!r}: not HOST:PORT") from None
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as exc:
+        why = "timed out" if isinstance(exc, socket.timeout) else (exc.strerror or str(exc))
+        raise ConfigError(f"cannot reach the Dask scheduler at {address} ({why}); start it with "
+                          "`dask scheduler` or fix --dask_client_address") from None
 
 
 def check_setup_file(setup_file: str) -> Path:
@@ -93,8 +121,11 @@ class CloudUnreachableError(ConfigError):
 
 
 def check_cloud_args(args: Sequence[str]) -> None:
-    """Before a Dataflow job starts: the staging tools, and (unless a dry run) the service."""
+    """Before any work: a Dask scheduler answers; for Dataflow, the staging tools and
+    (unless a dry run) the service."""
     runner = (_flag(args, "--runner") or "").rsplit(".", 1)[-1]
+    if runner == "DaskRunner":
+        check_dask_scheduler(args)
     if runner not in ("DataflowRunner", "TestDataflowRunner"):
         return
     setup_file = _flag(args, "--setup_file")
@@ -137,7 +168,7 @@ def stage_locally(setup_file: str, staging_location: str, extra_args: Sequence[s
 def main(argv: Sequence[str] | None = None) -> int:
     import argparse
 
-    p = argparse.ArgumentParser(prog="python -m pipelines.cloud",
+    p = argparse.ArgumentParser(prog="python -m pipelines.orchestration.cloud",
                                 description="Stage the job's package as Dataflow would, into a local dir.")
     p.add_argument("--setup_file", required=True)
     p.add_argument("--staging_location", required=True)

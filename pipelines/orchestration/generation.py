@@ -9,7 +9,7 @@ directory until every stage has finished:
     ``<table>/``       the sink's staged shard files (+ a ``.json`` sidecar each:
                        records, bytes, sha256), in the public layout;
     ``report/``        the report, built from the staged tables;
-    ``_shards/``       finished work shards (see :mod:`pipelines.shards`), for ``--resume``;
+    ``_shards/``       finished work shards (see :mod:`pipelines.orchestration.shards`), for ``--resume``;
     ``logs/``          full tracebacks of failures (named in the one-line message);
     ``_commit.json``   written once everything above is complete: the commit point.
 
@@ -50,6 +50,7 @@ from typing import Any
 from apache_beam.io.filesystems import FileSystems
 
 from wordle_core.errors import WordleError
+from wordle_core.files import UrlPath, is_url, location, write_whole
 from wordle_core.tables.avro import (
     GENERATION,
     MANIFEST,
@@ -62,6 +63,7 @@ from wordle_core.tables.avro import (
 STAGING_PREFIX = ".staging-"
 RUN_FILE = "_run.json"
 COMMIT_FILE = "_commit.json"
+DRY_RUN = "dry-run"  # the generation of a dry run: nothing is written
 
 
 class GenerationError(WordleError):
@@ -78,10 +80,10 @@ def config_hash(cfg: Any, *extra: Any) -> str:
     return hashlib.sha256(blob.encode()).hexdigest()[:16]
 
 
-# --- small FileSystems helpers -------------------------------------------------------------
+# --- small helpers on any filesystem (wordle_core.files.location: a Path or a UrlPath) ------------
 
 def _local(path: str) -> bool:
-    return "://" not in path
+    return not is_url(path)
 
 
 def join(*parts: str) -> str:
@@ -89,29 +91,18 @@ def join(*parts: str) -> str:
 
 
 def exists(path: str) -> bool:
-    return FileSystems.exists(path)
+    """A file, or a directory (in an object store: a prefix some object's name starts with)."""
+    return location(path).exists()
 
 
 def write_bytes(path: str, data: bytes) -> None:
-    """Whole file or nothing: a temporary name, fsynced (local), then renamed."""
-    if _local(path):
-        from pathlib import Path
-
-        from wordle_core.files import atomic_write_bytes
-
-        atomic_write_bytes(Path(path), data)
-        return
-    tmp = f"{path}.tmp-{uuid.uuid4().hex[:6]}"
-    with FileSystems.create(tmp) as fh:
-        fh.write(data)
-    if FileSystems.exists(path):
-        FileSystems.delete([path])
-    FileSystems.rename([tmp], [path])
+    """Whole file or nothing: locally a temporary name, then renamed; in an object
+    store one whole object (see :func:`wordle_core.files.write_whole`)."""
+    write_whole(path, data)
 
 
 def read_bytes(path: str) -> bytes:
-    with FileSystems.open(path, compression_type="uncompressed") as fh:
-        return fh.read()
+    return location(path).read_bytes()
 
 
 def read_json(path: str) -> Any:
@@ -119,33 +110,30 @@ def read_json(path: str) -> Any:
 
 
 def listdir(path: str) -> list[str]:
-    """Names directly inside ``path`` (files and, locally, directories)."""
-    if _local(path):
-        try:
-            return sorted(os.listdir(path))
-        except (FileNotFoundError, NotADirectoryError):
-            return []
-    prefix = path.rstrip("/") + "/"
-    names = set()
-    for m in FileSystems.match([prefix + "**"])[0].metadata_list:
-        rest = m.path[len(prefix):]
-        if rest:
-            names.add(rest.split("/", 1)[0])
-    return sorted(names)
+    """Names directly inside ``path`` (files and directories; in an object store, the next
+    part of every object name under the prefix)."""
+    loc = location(path)
+    if isinstance(loc, UrlPath):
+        return sorted(p.name for p in loc.iterdir())
+    try:
+        return sorted(os.listdir(loc))
+    except (FileNotFoundError, NotADirectoryError):
+        return []
 
 
 def remove_tree(path: str) -> None:
-    if _local(path):
-        import shutil
-
-        shutil.rmtree(path, ignore_errors=True)
+    loc = location(path)
+    if isinstance(loc, UrlPath):
+        with contextlib.suppress(OSError):
+            loc.remove_tree()
         return
-    with contextlib.suppress(Exception):
-        if FileSystems.exists(path):
-            FileSystems.delete([path])
+    import shutil
+
+    shutil.rmtree(loc, ignore_errors=True)
 
 
 def move(src: str, dst: str) -> None:
+    """Rename one file (in an object store: copy, then delete the source)."""
     if _local(src):
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         os.replace(src, dst)
@@ -156,12 +144,12 @@ def move(src: str, dst: str) -> None:
 
 
 def delete(path: str) -> None:
-    if _local(path):
-        with contextlib.suppress(FileNotFoundError):
-            os.unlink(path)
+    loc = location(path)
+    if isinstance(loc, UrlPath):
+        loc.unlink(missing_ok=True)
         return
-    if FileSystems.exists(path):
-        FileSystems.delete([path])
+    with contextlib.suppress(FileNotFoundError):
+        os.unlink(loc)
 
 
 def _fsync_dir(path: str) -> None:

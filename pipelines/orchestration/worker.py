@@ -1,6 +1,6 @@
-"""The local Beam SDK worker, made to stop with its driver: ``python -m pipelines.worker``.
+"""The local Beam SDK worker, made to stop with its driver: ``python -m pipelines.orchestration.worker``.
 
-:func:`pipelines.runner.local_workers` starts the DirectRunner's worker processes with
+:func:`pipelines.orchestration.runner.local_workers` starts the DirectRunner's worker processes with
 this module instead of ``apache_beam.runners.worker.sdk_worker_main``. Before handing
 over to Beam's worker it asks the kernel for ``SIGKILL`` when its parent (the driver)
 dies (``PR_SET_PDEATHSIG``; checked once more in case the driver is already gone), so

@@ -1,28 +1,31 @@
 """Resumable work: a stage's items cut into shards, each finished shard kept on disk.
 
-Any pipeline stage whose work is a list of items processed by a ``DoFn`` that yields
-``(table, record)`` pairs can be made resumable with :class:`ResumableShards`:
+Every stage's graph is :func:`sharded`: its items cut into shards, each shard one
+element, the stage's :class:`Work` (a plain object yielding ``(table, record)`` pairs
+per item, not a ``DoFn``) run by one ``DoFn`` over a shard at a time. Resuming is an
+option of that graph (:class:`Resume`), which the named composites take
+(:class:`pipelines.transforms.PlayOpeners`, :class:`~pipelines.transforms.ScoreOpeners`)::
 
     store = ShardStore(generation.shards_dir, "play")
-    pairs = p | "Play" >> ResumableShards(store, cut(items, n), PlayOpenerFn(...))
+    pairs = p | "PlayOpeners" >> PlayOpeners(..., resume=Resume(store, store.done()))
     pairs | WriteTables(...)
 
 Each shard (a fixed, deterministic slice of the sorted items) is one element. A
-worker computes all of a shard's pairs with the wrapped ``DoFn``, writes them to
+worker computes all of a shard's pairs with the stage's work, writes them to
 ``<shards_dir>/<stage>/shard-00012.pkl`` (temporary name, then renamed: a shard file
 is whole or absent) and then emits them. On a resumed run the driver lists the
 finished shard files and the worker *reads* those back instead of recomputing
 (a file that fails its checksum is recomputed), so the sink receives exactly the
 same records and writes byte-identical tables. The directory holding the shards is
-keyed by the config hash and lexicon fingerprint (see :mod:`pipelines.generation`),
+keyed by the config hash and lexicon fingerprint (see :mod:`pipelines.orchestration.generation`),
 and every shard file is bound to its identity as well: its header records its stage,
 its index, the sha256 of its item list and the store's identity (config hash, lexicon
 fingerprint), all under the file's checksum. A shard whose record does not match the
 shard it is read as (a file copied over another index, or from another run or config)
 is computed again, never emitted: the driver says so in one note.
 
-Used by ``wordle-lab run`` and ``wordle-lab pipeline ...``; ``pipelines.optimal`` and
-``pipelines.hard`` can adopt it as is: a ``DoFn`` per item, a store, :func:`cut`.
+Used by ``wordle-lab run`` and ``wordle-lab pipeline ...`` (``pipelines.optimal`` still
+keeps its own part files).
 """
 
 from __future__ import annotations
@@ -32,7 +35,8 @@ import json
 import pickle
 import sys
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import apache_beam as beam
@@ -186,89 +190,139 @@ class ShardStore:
             raise ShardCorruptError("payload") from None
 
 
+class Work:
+    """What a stage does per item, as a plain object (not a ``DoFn``): ``setup()`` once per
+    process, ``process(item)`` yielding ``(table, record)`` pairs, ``teardown()``.
+
+    :func:`sharded` runs it inside its one ``DoFn``, over a shard of items at a time.
+    """
+
+    def setup(self) -> None:
+        pass
+
+    def process(self, item: Any):
+        raise NotImplementedError
+
+    def teardown(self) -> None:
+        pass
+
+
+@dataclass(frozen=True)
+class Resume:
+    """Sharding and ``--resume``, an option of a stage's graph (see :func:`sharded`).
+
+    ``store``: where finished shards are kept (None: nowhere, nothing to resume: tests and
+    one-off graphs). ``reuse``: finished shards read back instead of computed (listed by
+    the driver). ``emit=False``: only compute and keep the shards not yet finished, emit
+    nothing (the tables are then written apart, from :meth:`read_back`).
+    """
+
+    store: ShardStore | None = None
+    reuse: frozenset[int] = frozenset()
+    emit: bool = True
+
+    def read_back(self, n_shards: int) -> Resume:
+        """Every shard's pairs, read from its file (a missing or damaged one is computed)."""
+        return Resume(self.store, frozenset(range(n_shards)), True)
+
+
+NOT_KEPT = Resume()  # shards computed, kept nowhere: the default of every stage's graph
+
+
+def verified_reuse(store: ShardStore, shards: Sequence[Sequence[Any]], done: Iterable[int]) -> frozenset[int]:
+    """The finished shards of ``done`` whose files claim to be those very shards (index,
+    items, stage, config and lexicon); the others are computed again, with one note."""
+    wanted = frozenset(done) & frozenset(range(len(shards)))
+    bad = {i: why for i in sorted(wanted) if (why := store.mismatch(i, shards[i]))}
+    if bad:
+        first = next(iter(bad.items()))
+        sys.stderr.write(f"  note: {len(bad)} kept shard(s) of stage {store.stage!r} are not the "
+                         f"shards of this run (shard {first[0]}: {first[1]}): computed again\n")
+    return wanted - frozenset(bad)
+
+
 class _ShardFn(beam.DoFn):
     """One element = (shard number, items): read the finished shard, or compute and keep it."""
 
-    def __init__(self, store: ShardStore, fn: beam.DoFn, reusable: frozenset[int],
+    def __init__(self, store: ShardStore | None, work: Work, reusable: frozenset[int],
                  emit: bool = True) -> None:
-        self.store, self.fn, self.reusable, self.emit = store, fn, reusable, emit
+        self.store, self.work, self.reusable, self.emit = store, work, reusable, emit
         self._ready = False
 
     def setup(self) -> None:
-        self._ready = False
+        self._ready = False  # the work is set up on its first item: reading shards back needs none
 
     def _compute(self, items: list[Any]) -> list[tuple[str, Any]]:
         if not self._ready:
-            self.fn.setup()
+            self.work.setup()
             self._ready = True
-        out: list[tuple[str, Any]] = []
-        for item in items:
-            out.extend(self.fn.process(item) or ())
-        return out
+        return [pair for item in items for pair in self.work.process(item) or ()]
 
     def process(self, element: tuple[int, list[Any]]):
         shard, items = element
         pairs = None
-        if shard in self.reusable:
+        if self.store is not None and shard in self.reusable:
             try:
                 pairs = self.store.read(shard, items)
             except ShardCorruptError:
                 pairs = None  # (the driver counted it as reused: progress may end above 100%)
         if pairs is None:
             pairs = self._compute(items)
-            self.store.write(shard, pairs, items)
+            if self.store is not None:
+                self.store.write(shard, pairs, items)
         if self.emit:
             yield from pairs
 
     def teardown(self) -> None:
         if self._ready:
-            self.fn.teardown()
+            self.work.teardown()
+
+
+def sharded(pbegin: beam.pvalue.PBegin, shards: list[list[Any]], work: Work,
+            resume: Resume = NOT_KEPT) -> beam.PCollection:
+    """The graph of every stage: ``Create(shards) -> Reshuffle -> ParDo(work per shard)``.
+
+    Each element is one shard (a fixed slice of the stage's items, :func:`cut`); with a
+    store, each finished shard is kept, and the shards of ``resume.reuse`` are read back
+    instead of computed; with ``resume.emit`` False those are not even sent to a worker.
+    """
+    reused = frozenset(resume.reuse) & frozenset(range(len(shards))) if resume.store else frozenset()
+    return (
+        pbegin
+        | "Shards" >> beam.Create([(i, items) for i, items in enumerate(shards)
+                                   if resume.emit or i not in reused])
+        | "Spread" >> beam.Reshuffle()
+        | "Work" >> beam.ParDo(_ShardFn(resume.store, work, reused, resume.emit))
+    )
 
 
 class ResumableShards(beam.PTransform):
-    """Shards of items -> the wrapped DoFn's ``(table, record)`` pairs, finished shards kept.
+    """Shards of items -> ``work``'s ``(table, record)`` pairs, finished shards kept
+    (:func:`sharded` as a composite of its own, for stages without a named one).
 
     ``reuse`` (default: the store's finished shards, listed when the transform is
-    built, i.e. by the driver) says which shards are read back instead of computed.
-
-    ``emit = False`` (set before the transform is applied) only computes and keeps the
-    shards not yet finished (the reused ones are not even sent to a worker) and emits
-    nothing; :meth:`read_back` then gives the transform that emits every shard's pairs
-    from its file. The play runs that way on local runs, so that the tables are written
-    by fresh worker processes, not by the ones whose strategy memos and search caches
-    the play filled (see :func:`pipelines.runner.execute`).
+    built, i.e. by the driver) says which shards are read back instead of computed;
+    ``emit=False`` only computes and keeps the shards not yet finished; :meth:`read_back`
+    is then the transform that emits every shard's pairs from its file.
     """
 
-    def __init__(self, store: ShardStore, shards: list[list[Any]], fn: beam.DoFn,
+    def __init__(self, store: ShardStore, shards: list[list[Any]], work: Work,
                  reuse: set[int] | None = None, emit: bool = True) -> None:
         super().__init__()
-        self.store, self.shards, self.fn, self.emit = store, shards, fn, emit
-        wanted = frozenset(self.store.done() if reuse is None else reuse) & frozenset(range(len(shards)))
-        bad = {i: why for i in sorted(wanted) if (why := self.store.mismatch(i, shards[i]))}
-        if bad:
-            first = next(iter(bad.items()))
-            sys.stderr.write(f"  note: {len(bad)} kept shard(s) of stage {store.stage!r} are not the "
-                             f"shards of this run (shard {first[0]}: {first[1]}): computed again\n")
-        self.reused = wanted - frozenset(bad)
+        self.shards, self.work = shards, work
+        done = store.done() if reuse is None else reuse
+        self.resume = Resume(store, verified_reuse(store, shards, done), emit)
 
     def read_back(self) -> ResumableShards:
         """Every shard's pairs, read from its file (a shard that fails its checksum, or
         is missing, is computed again): what follows a run with ``emit=False``."""
-        back = ResumableShards.__new__(ResumableShards)
-        beam.PTransform.__init__(back)
-        back.store, back.shards, back.fn, back.emit = self.store, self.shards, self.fn, True
-        back.reused = frozenset(range(len(self.shards)))  # each read checks its own record
-        return back
+        back, store = self.resume.read_back(len(self.shards)), self.resume.store
+        assert store is not None  # (a ResumableShards always has one)
+        return ResumableShards(store, self.shards, self.work, set(back.reuse))
 
     @property
     def reused_items(self) -> int:
-        return sum(len(self.shards[i]) for i in self.reused)
+        return sum(len(self.shards[i]) for i in self.resume.reuse)
 
     def expand(self, pbegin):
-        return (
-            pbegin
-            | "Shards" >> beam.Create([(i, items) for i, items in enumerate(self.shards)
-                                       if self.emit or i not in self.reused])
-            | "Spread" >> beam.Reshuffle()
-            | "Work" >> beam.ParDo(_ShardFn(self.store, self.fn, self.reused, self.emit))
-        )
+        return sharded(pbegin, self.shards, self.work, self.resume)

@@ -148,8 +148,9 @@ def compile_first(fn: Any, timeout: float = 900.0,
     payload = pickle.dumps(fn)  # the driver's copy: not set up, so only its options travel
     t0, cpu0 = time.perf_counter(), _children_cpu()
     try:
-        child = subprocess.Popen([sys.executable, "-m", "pipelines.warm"], stdin=subprocess.PIPE,
-                                 stdout=subprocess.PIPE, stderr=subprocess.DEVNULL)
+        child = subprocess.Popen([sys.executable, "-m", "pipelines.orchestration.warm"],
+                                 stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                                 stderr=subprocess.DEVNULL)
     except OSError as exc:
         log.info("compiling the kernels before the workers start failed (%s); "
                  "the workers compile them", exc)
