@@ -286,7 +286,7 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
 def beam_runs_remote(beam_args: list[str], ns: argparse.Namespace) -> bool:
     """Do the workers run elsewhere (their own disks, their own kernel cache)?"""
     from .options import runner_name
-    from .runner import is_dry, local_dask_address
+    from .orchestration.runner import is_dry, local_dask_address
 
     if getattr(ns, "dask_workers", None):
         return False
@@ -298,8 +298,8 @@ def _compile_kernels(cfg: JobConfig, lex, play_tables: list[str], ns: argparse.N
                      progress) -> None:
     """On a cold kernel cache, compile what the job's stages call, as a step of its own
     before the first stage (so no ETA includes it); a warm cache skips this."""
-    from . import transforms
-    from .warm import cache_is_cold, compile_first
+    from . import jobs, transforms
+    from .orchestration.warm import cache_is_cold, compile_first
 
     if not cache_is_cold():
         return

@@ -121,7 +121,7 @@ def test_first_suggestion_off_the_opener_table_is_the_computed_one(small_lex):
 
 
 def test_cold_kernel_cache_is_seen_from_file_names(tmp_path):
-    from pipelines.warm import KERNEL_MODULES, cache_is_cold
+    from pipelines.orchestration.warm import KERNEL_MODULES, cache_is_cold
 
     assert cache_is_cold(tmp_path / "missing")
     assert cache_is_cold(tmp_path)
@@ -136,8 +136,8 @@ def test_warm_up_steps_and_their_lines(tmp_path):
     import io
 
     from pipelines import transforms
-    from pipelines.runner import JobProgress, Stage
-    from pipelines.warm import step_label, warm_steps
+    from pipelines.orchestration.runner import JobProgress, Stage
+    from pipelines.orchestration.warm import step_label, warm_steps
     from wordle_core.game.lexicon import load_lexicon
 
     spec = transforms.LexiconSpec.of(load_lexicon("wordle"))

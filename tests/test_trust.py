@@ -20,8 +20,8 @@ from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
 from pipelines import cli as pcli
-from pipelines import generation
-from pipelines.shards import ShardStore, cut
+from pipelines.orchestration import generation
+from pipelines.orchestration.shards import ShardStore, cut
 from wordle_core.cli import main
 from wordle_core.tables import avro
 
@@ -310,7 +310,7 @@ def test_a_report_refuses_tables_of_two_runs(runs, tmp_path, capsys, record):
 # --- a full disk ---------------------------------------------------------------------------------
 
 def test_disk_full_during_run_is_one_line_exit_1_and_a_named_log(runs, tmp_path, capsys, monkeypatch):
-    from pipelines import shards
+    from pipelines.orchestration import shards
 
     tmp, _, _, _ = runs
 
