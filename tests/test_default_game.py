@@ -156,3 +156,27 @@ def test_rank_report_json(capsys, tmp_path):
     assert [(r["rank"], r["opener"], r["total"], r["failures"]) for r in got] == [
         (1, "tarse", 11300, 0), (2, "salet", 11310, 0), (3, "fuzzy", None, 3)]
     assert got[0]["lexicon"] == "nyt2023" and got[0]["strategy"] == "entropy"
+
+
+# --- one result type per concept: the CLI prints the API's to_dict() -----------------------
+def test_optimal_json_has_the_api_keys(capsys, small_lex, tmp_path):
+    from tests._solver_cli import write_lexicon
+
+    flags = write_lexicon(small_lex, tmp_path)
+    opener = small_lex.answers[5]
+    code, out, _ = run_main(["optimal", *flags, "--opener", opener, "--json"], capsys)
+    assert code == 0
+    cli = json.loads(out)
+    api = wl.optimal(opener, lexicon=small_lex).to_dict()
+    assert set(cli) == set(api)
+    keep = {"seconds", "cpu_seconds", "search", "lexicon"}  # costs, and the files' name
+    assert {k: v for k, v in cli.items() if k not in keep} == {k: v for k, v in api.items() if k not in keep}
+    assert cli["source"] == "search" and cli["longest_game"] is None and cli["search"]["nodes"] > 0
+
+
+def test_hard_verdict_json_has_the_api_keys(capsys):
+    code, out, _ = run_main(["hard-verdict", "--lexicon", "wordle", "--opener", "salet", "--json"], capsys)
+    assert code == 0
+    assert json.loads(out) == wl.hard_verdict("salet", lexicon="wordle").to_dict() == {
+        "lexicon": "wordle", "opener": "salet", "verdict": "feasible", "seconds": 0.0, "nodes": 0,
+        "source": "shipped table"}
