@@ -19,6 +19,7 @@ import pytest
 
 import wordle_core as wl
 from tests.reference import reference_buckets, reference_entropy, reference_score
+from wordle_core.engine import pattern_matrix
 from wordle_core.errors import (
     FeedbackError,
     HardModeViolation,
@@ -56,7 +57,7 @@ def test_score_agrees_with_the_reference_and_every_form_round_trips(wordle) -> N
         assert fb == reference_score(g, a) and str(fb) == reference_score(g, a)
         assert wl.Feedback.parse(str(fb)) == fb == wl.Feedback.parse(fb.emoji)
         assert wl.Feedback.from_digits(fb.digits) == fb == wl.Feedback.from_code(int(fb))
-        cell = wl.pattern_matrix(wordle)[wordle.guess_index[g], wordle.answer_index[a]]
+        cell = pattern_matrix(wordle)[wordle.guess_index[g], wordle.answer_index[a]]
         assert int(fb) == fb.code == int(cell)
         assert hash(fb) == hash(str(fb)) and fb.is_win == (g == a)
     assert wl.score("SPEED", "Abide") == "bbyby"

@@ -180,3 +180,20 @@ def test_hard_verdict_json_has_the_api_keys(capsys):
     assert json.loads(out) == wl.hard_verdict("salet", lexicon="wordle").to_dict() == {
         "lexicon": "wordle", "opener": "salet", "verdict": "feasible", "seconds": 0.0, "nodes": 0,
         "source": "shipped table"}
+
+
+def test_top_level_is_the_words_api_and_engine_names_live_in_engine():
+    import warnings
+
+    from wordle_core import engine
+
+    moved = {"GameState", "pattern_matrix", "pattern_to_str", "pattern_to_emoji", "parse_feedback",
+             "resolve_lexicon"}
+    assert not moved & set(wl.__all__) and moved <= set(engine.__all__)
+    assert {"Position", "Feedback", "score", "optimal", "Optimum", "proven_ranking"} <= set(wl.__all__)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert wl.GameState is engine.GameState  # old code keeps working, with a warning
+    assert [w.category for w in caught] == [DeprecationWarning]
+    with pytest.raises(AttributeError):
+        wl.no_such_name  # noqa: B018

@@ -10,9 +10,11 @@ The API takes and returns words (python-chess style)::
     >>> wl.Position([("salet", "bybgb")], lexicon="wordle").candidates[:3]  # the 2021 game
     ('abbey', 'agree', 'aider')
 
-See :mod:`wordle_core.api` and the README's "Python API" section. The engine below it
-is pure Python + numpy + numba; nothing here imports Beam, so every per-element step
-of the pipelines is a plain function that tests can call directly.
+See :mod:`wordle_core.api` and the README's "Python API" section; the engine's own
+names (states, pattern codes, matrices, strategies) are in :mod:`wordle_core.engine`,
+for advanced use. The engine is pure Python + numpy + numba; nothing here imports Beam,
+so every per-element step of the pipelines is a plain function that tests can call
+directly.
 """
 
 from wordle_core.api import (
@@ -47,16 +49,12 @@ from wordle_core.errors import (
     WordleError,
     WrongLengthError,
 )
-from wordle_core.game.feedback import parse_feedback, pattern_to_emoji, pattern_to_str
-from wordle_core.game.lexicon import Lexicon, load_lexicon, resolve_lexicon
-from wordle_core.game.matrix import pattern_matrix
-from wordle_core.game.state import GameState
+from wordle_core.game.lexicon import Lexicon, load_lexicon
 
 __all__ = [
     "Feedback",
     "FeedbackError",
     "GameRecord",
-    "GameState",
     "GuessScore",
     "HardModeViolation",
     "HardVerdict",
@@ -80,14 +78,25 @@ __all__ = [
     "list_strategies",
     "load_lexicon",
     "optimal",
-    "parse_feedback",
-    "pattern_matrix",
-    "pattern_to_emoji",
-    "pattern_to_str",
     "proven_ranking",
     "read_table",
-    "resolve_lexicon",
     "score",
     "simulate",
 ]
 __version__ = "0.1.0"
+
+_ENGINE_NAMES = {"GameState", "parse_feedback", "pattern_matrix", "pattern_to_emoji", "pattern_to_str",
+                 "resolve_lexicon"}
+
+
+def __getattr__(name: str) -> object:
+    """The engine-level names that lived here before :mod:`wordle_core.engine` held them."""
+    if name in _ENGINE_NAMES:
+        import warnings
+
+        from wordle_core import engine
+
+        warnings.warn(f"wordle_core.{name} moved to wordle_core.engine.{name}", DeprecationWarning,
+                      stacklevel=2)
+        return getattr(engine, name)
+    raise AttributeError(f"module 'wordle_core' has no attribute {name!r}")
