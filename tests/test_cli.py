@@ -28,13 +28,15 @@ def test_score_and_emoji() -> None:
 
 
 def test_candidates() -> None:
-    r = run("candidates", "--history", "salet:bybgb", "--json")
+    r = run("candidates", "--history", "salet:bybgb", "--lexicon", "wordle", "--json")
     data = json.loads(r.stdout)
     assert data["count"] == len(data["candidates"]) == 7 and "amber" in data["candidates"]
+    today = json.loads(run("candidates", "--history", "salet:bybgb", "--json").stdout)  # nyt2023
+    assert today["count"] == 19 and set(data["candidates"]) < set(today["candidates"])
 
 
 def test_simulate_json_report() -> None:
-    r = run("simulate", "--strategy", "entropy", "--opener", "salet", "--json")
+    r = run("simulate", "--strategy", "entropy", "--opener", "salet", "--lexicon", "wordle", "--json")
     assert r.returncode == 0, r.stderr
     rep = json.loads(r.stdout)
     for key in ("totalCount", "guessDistribution", "averageTime", "minTime", "maxTime",
@@ -74,9 +76,10 @@ def test_bad_input_is_one_line_exit_2(args: list[str]) -> None:
 
 
 def test_boards_flag_dispatches_simulate_solve_and_assist() -> None:
-    sim = json.loads(run("simulate", "--boards", "2", "--games", "20", "--json").stdout)
+    sim = json.loads(run("simulate", "--boards", "2", "--games", "20", "--lexicon", "wordle",
+                         "--json").stdout)
     assert sim["boards"] == 2 and sim["games"] == 20 == sum(sim["guess_distribution"].values())
-    solve = run("solve", "skier,abbey", "--boards", "2")
+    solve = run("solve", "skier,abbey", "--boards", "2", "--lexicon", "wordle")
     assert solve.returncode == 0 and "won: SKIER ABBEY" in solve.stdout
-    assist = run("assist", "--boards", "2", stdin="bybgb bbbbb\n")
+    assist = run("assist", "--boards", "2", "--lexicon", "wordle", stdin="bybgb bbbbb\n")
     assert assist.returncode == 0 and "board 2: 221 left" in assist.stdout

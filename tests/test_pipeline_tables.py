@@ -140,5 +140,6 @@ def test_the_cli_finds_a_finished_table(out, monkeypatch, capsys):
     monkeypatch.setenv("WORDLE_LAB_OUTPUTS", str(out.parent))
     monkeypatch.setattr(openers, "_COMPUTED", {})
     monkeypatch.setattr(openers, "compute_opener_scores", lambda *a, **k: pytest.fail("recomputed"))
-    assert main(["simulate", "--strategy", "simple", "--opener", "salet", "--json"]) == 0
+    assert main(["simulate", "--lexicon", "wordle", "--strategy", "simple", "--opener", "salet",
+                 "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["totalCount"] == 2315
