@@ -37,7 +37,7 @@ def test_main_job_config_plays_nyt2023():
     cfg = build_config(Path(__file__).resolve().parents[1] / "configs" / "default.yaml")
     assert cfg.lexicon == "nyt2023"
     lex = load_lexicon(cfg.lexicon)
-    assert cfg.openers.top == 100 and "tarse" in cfg.openers.words
+    assert cfg.openers.top == 60 and "tarse" in cfg.openers.words
     assert all(w in lex.guess_index for w in cfg.openers.words)
 
 
