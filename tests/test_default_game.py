@@ -197,3 +197,19 @@ def test_top_level_is_the_words_api_and_engine_names_live_in_engine():
     assert [w.category for w in caught] == [DeprecationWarning]
     with pytest.raises(AttributeError):
         wl.no_such_name  # noqa: B018
+
+
+def test_shipped_tables_are_found_by_the_lexicon_name(monkeypatch):
+    """The loaders take any built-in name: a table for nyt2023 is read once it ships
+    (here wordle's files stand in for it), the exact table from its .avro alone too."""
+    from wordle_core.tables import avro, exact
+
+    real = avro.shipped_bytes
+    shipped = {"exact/nyt2023-normal.avro": real("exact/wordle-normal.avro")}
+    monkeypatch.setattr(exact, "shipped_bytes", lambda path: shipped.get(path))
+    exact.shipped_values.cache_clear()
+    try:
+        values = exact.shipped_values("nyt2023", "normal")
+        assert len(values) == 12972 and values["salet"] == 7920 and values["qajaq"] == 9496
+    finally:
+        exact.shipped_values.cache_clear()
