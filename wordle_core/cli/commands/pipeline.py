@@ -150,8 +150,8 @@ def _exact(args: argparse.Namespace) -> int:
         raise WordleError("--exact ranks by the exact total only (no --proven, --by or --strategy)")
     lex = load_lexicon(args.lexicon or DEFAULT_LEXICON)
     mode = args.mode or "normal"
-    places = exact_ranking(lex, hard=mode == "hard")
     word = lex.normalise(args.opener) if args.opener else None  # (one line if not a guess)
+    places = exact_ranking(lex, hard=mode == "hard")
     if word:
         rows = [p for p in places if p.opener == word]
     else:
