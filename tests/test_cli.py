@@ -18,7 +18,9 @@ def test_lexicons_json() -> None:
     r = run("lexicons", "--json")
     assert r.returncode == 0
     rows = {d["name"]: d for d in json.loads(r.stdout)}
-    assert rows["wordle"] == {"name": "wordle", "length": 5, "answers": 2315, "guesses": 12972}
+    assert rows["wordle"] == {"name": "wordle", "length": 5, "answers": 2315, "guesses": 12972,
+                              "default": False}
+    assert [n for n, d in rows.items() if d["default"]] == ["nyt2023"]
     assert rows["nerdle"]["answers"] == 17723 and rows["primel"]["answers"] == 8363
 
 
