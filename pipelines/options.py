@@ -73,7 +73,7 @@ def _beam_parser() -> argparse.ArgumentParser:
         seen.add(cls)
         stack.extend(cls.__subclasses__())
         with contextlib.suppress(argparse.ArgumentError):  # an option two classes define
-            cls._add_argparse_args(parser)
+            cls._add_argparse_args(parser)  # type: ignore[arg-type]  # (Beam types its own parser)
     return parser
 
 

@@ -124,21 +124,21 @@ def simulate(opener: str | None = None, strategy: str = "entropy", lexicon: Lexi
     lex = as_lexicon(lexicon)
     first = lex.normalise(opener) if opener is not None else None
     report, tree = run(lex, strategy, first, hard, pattern_matrix(lex), max_guess_words=max(worst, 14))
-    words: list[str] = list(report["maxGuessWords"])  # type: ignore[call-overload]
+    words: list[str] = list(report["maxGuessWords"])
     lengths = tree.lengths()
     hist: dict[int, int] = {}
     for n in sorted(int(x) for x in lengths):
         hist[n] = hist.get(n, 0) + 1
     return SimulationResult(
         lexicon=lex.name, strategy=str(report["strategy"]), opener=str(report["opener"]), hard=hard,
-        games=int(report["totalCount"]),  # type: ignore[call-overload]
-        total=int(report["totalGuesses"]),  # type: ignore[call-overload]
-        mean=float(report["meanGuesses"]),  # type: ignore[arg-type]
-        max_guesses=int(report["maxGuesses"]),  # type: ignore[call-overload]
-        failures=int(report["failures"]),  # type: ignore[call-overload]
+        games=int(report["totalCount"]),
+        total=int(report["totalGuesses"]),
+        mean=float(report["meanGuesses"]),
+        max_guesses=int(report["maxGuesses"]),
+        failures=int(report["failures"]),
         histogram=hist,
         worst_games=tuple(_game(tree, lex.answer_index[w]) for w in words[:worst]),
-        seconds=float(report["buildSeconds"]),  # type: ignore[arg-type]
+        seconds=float(report["buildSeconds"]),
         report=report, tree=tree,
     )
 
@@ -316,5 +316,4 @@ def hard_verdict(opener: str, lexicon: LexiconLike = DEFAULT_LEXICON, *, budget:
     else:
         res = decide(lex, row, pattern_matrix(lex), node_budget=budget)
     return HardVerdict(lexicon=lex.name, opener=str(res["opener"]), verdict=str(res["verdict"]),
-                       seconds=float(res["seconds"]),  # type: ignore[arg-type]
-                       nodes=int(res["nodes"]))  # type: ignore[call-overload]
+                       seconds=float(res["seconds"]), nodes=int(res["nodes"]))

@@ -7,7 +7,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -208,7 +208,7 @@ def found_opener_scores(lex: Lexicon) -> OpenerScores | None:
     return find_opener_scores(lex, outputs_dir())
 
 
-def strategy_tables(name: str, lex: Lexicon) -> dict[str, object]:
+def strategy_tables(name: str, lex: Lexicon) -> dict[str, Any]:
     """Options carrying the offline tables strategy ``name`` reads (``Strategy.tables``) that were found."""
     from wordle_core.strategies import get_strategy
 

@@ -176,10 +176,10 @@ class AssistSession:
                     f"{L.name} guess; type 'help'"
                 ) from None
             raise WordleError(f"cannot read {cmd!r}: type the colours, or WORD COLOURS; 'help'") from None
-        word = self.pending or self.advice.best
-        if word is None:
+        best = self.pending or self.advice.best
+        if best is None:
             raise WordleError("the game is over; type 'undo' or 'quit'")
-        return word, pat
+        return best, pat
 
     def _apply(self, word: str, pattern: int) -> Reply:
         L = self.lex
@@ -290,6 +290,7 @@ class PlaySession:
 
     def _reveal(self) -> str:
         if self.host is None:
+            assert self.answer is not None  # (a fixed answer is the one other way to play)
             return f"The answer was {self.lex.answers[self.answer].upper()}."
         words = self.host.state.candidate_words()
         return (f"I never picked one: {_plural(len(words), 'word')} still fit everything I said, "
