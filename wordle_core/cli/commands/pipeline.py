@@ -133,7 +133,9 @@ def _proven(args: argparse.Namespace) -> int:
           f"(exact totals over {len(lex.answers):,} answers)")
     print(f"{'rank':>4}  {'opener':<8} {'total':>6} {'mean':>7}")
     for r in top:
-        print(f"{r.rank:>4}  {r.opener:<8} {r.total:>6} {r.total / len(lex.answers):>7.4f}")
+        total, mean = (("no win", "-") if r.total is None
+                       else (f"{r.total}", f"{r.total / len(lex.answers):.4f}"))
+        print(f"{r.rank:>4}  {r.opener:<8} {total:>6} {mean:>7}")
     others = len(got.records) - len(got.top)
     print(f"the {a['wordle_lab.k']}th total is {a['wordle_lab.kth_total']}; the other {others:,} "
           f"openers are proven worse ({float(a['wordle_lab.cpu_seconds']) / 60:.0f} CPU-min, "
