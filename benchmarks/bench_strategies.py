@@ -8,8 +8,8 @@ from __future__ import annotations
 import argparse
 import time
 
-from wordle_core import load_lexicon, pattern_matrix
 from wordle_core.analysis.simulate import simulate
+from wordle_core.engine import load_lexicon, pattern_matrix
 from wordle_core.strategies import list_strategies
 
 

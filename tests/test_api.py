@@ -19,6 +19,7 @@ import pytest
 
 import wordle_core as wl
 from tests.reference import reference_buckets, reference_entropy, reference_score
+from wordle_core.engine import pattern_matrix
 from wordle_core.errors import (
     FeedbackError,
     HardModeViolation,
@@ -56,7 +57,7 @@ def test_score_agrees_with_the_reference_and_every_form_round_trips(wordle) -> N
         assert fb == reference_score(g, a) and str(fb) == reference_score(g, a)
         assert wl.Feedback.parse(str(fb)) == fb == wl.Feedback.parse(fb.emoji)
         assert wl.Feedback.from_digits(fb.digits) == fb == wl.Feedback.from_code(int(fb))
-        cell = wl.pattern_matrix(wordle)[wordle.guess_index[g], wordle.answer_index[a]]
+        cell = pattern_matrix(wordle)[wordle.guess_index[g], wordle.answer_index[a]]
         assert int(fb) == fb.code == int(cell)
         assert hash(fb) == hash(str(fb)) and fb.is_win == (g == a)
     assert wl.score("SPEED", "Abide") == "bbyby"
@@ -92,19 +93,21 @@ def test_candidates_match_brute_force_on_random_histories(wordle) -> None:
         guesses = rng.sample(wordle.guesses, rng.randint(1, 3))
         history = [(g, reference_score(g, answer)) for g in guesses]
         want = [a for a in wordle.answers if all(reference_score(g, a) == f for g, f in history)]
-        pos = wl.Position(history)
-        assert list(pos.candidates) == want == wl.candidates(history)
+        pos = wl.Position(history, lexicon="wordle")
+        assert list(pos.candidates) == want == wl.candidates(history, lexicon="wordle")
         assert pos.remaining == len(want) and answer in pos.candidates
         assert [(t.guess, str(t.feedback)) for t in pos.history] == history
-        assert pos == wl.Position(",".join(f"{g}:{f}" for g, f in history))
+        assert pos == wl.Position(",".join(f"{g}:{f}" for g, f in history), lexicon="wordle")
         assert pos.turn == len(history) and pos.guesses_left == 6 - len(history)
 
 
 def test_play_is_pure_and_matches_construction() -> None:
-    start = wl.Position()
+    start = wl.Position(lexicon="wordle")
     after = start.play("salet", "bybgb")
     assert start.turn == 0 and start.remaining == 2315  # unchanged
-    assert after == wl.Position([("salet", "bybgb")]) and hash(after) == hash(wl.Position("salet:bybgb"))
+    assert after == wl.Position([("salet", "bybgb")], lexicon="wordle")
+    assert hash(after) == hash(wl.Position("salet:bybgb", lexicon="wordle"))
+    assert after != wl.Position("salet:bybgb")  # the same history in today's game
     assert after.play("borna", wl.score("borna", "amber")).candidates == ("amber",)
     won = after.play_against("amber", "amber")
     assert won.is_solved and won.is_over and won.history[-1].feedback.is_win
@@ -114,12 +117,12 @@ def test_play_is_pure_and_matches_construction() -> None:
 
 
 def test_hard_mode_legal_guesses_follow_the_rule_written_here(wordle) -> None:
-    pos = wl.Position([("salet", "bybgb")], hard=True)
+    pos = wl.Position([("salet", "bybgb")], lexicon="wordle", hard=True)
     # the rule: E 4th, and an A somewhere
     want = [w for w in wordle.guesses if w[3] == "e" and "a" in w]
     assert list(pos.legal_guesses) == want
     assert all(pos.is_legal(w) for w in want[:50]) and not pos.is_legal("crane")
-    assert len(wl.Position([("salet", "bybgb")]).legal_guesses) == len(wordle.guesses)
+    assert len(wl.Position([("salet", "bybgb")], lexicon="wordle").legal_guesses) == len(wordle.guesses)
     with pytest.raises(HardModeViolation, match="4th letter must be E"):
         pos.play("crane", "bbbbb")
 
@@ -135,7 +138,7 @@ def test_hard_mode_legal_guesses_follow_the_rule_written_here(wordle) -> None:
 ])
 def test_bad_histories_raise_one_clear_wordle_error(history, error) -> None:
     with pytest.raises(error) as info:
-        wl.Position(history)
+        wl.Position(history, lexicon="wordle")
     assert isinstance(info.value, WordleError) and "\n" not in str(info.value)
 
 
@@ -162,12 +165,13 @@ def test_best_guesses_are_what_the_cli_suggests(strategy, capsys) -> None:
     from wordle_core.strategies import get_strategy
 
     history = ",".join(f"{w}:{reference_score(w, 'focal')}" for w in ("crane", "tidal"))
-    got = wl.best_guesses(history, strategy=strategy, n=4)
-    assert main(["suggest", "--history", history, "--strategy", strategy, "--top", "4", "--json"]) == 0
+    got = wl.best_guesses(wl.Position(history, lexicon="wordle"), strategy=strategy, n=4)
+    assert main(["suggest", "--history", history, "--lexicon", "wordle", "--strategy", strategy,
+                 "--top", "4", "--json"]) == 0
     cli = json.loads(capsys.readouterr().out)["options"]
     assert [g.word for g in got] == [o["word"] for o in cli]
     assert [g.entropy_bits for g in got] == [o["entropy_bits"] for o in cli]
-    pick = get_strategy(strategy).choose(wl.Position(history).state)
+    pick = get_strategy(strategy).choose(wl.Position(history, lexicon="wordle").state)
     assert got[0].word == wl.load_lexicon("wordle").guesses[pick]
 
 
@@ -332,15 +336,15 @@ def test_py_typed_ships_with_the_package() -> None:
 def test_optimal_reads_the_shipped_table_and_the_search_agrees(opener: str, hard: bool) -> None:
     """With every guess allowed and the usual limit, ``optimal`` on the built-in lists
     answers from the shipped exact table; ``search=True`` proves it again here."""
-    table = wl.optimal(opener.upper(), hard=hard)
+    table = wl.optimal(opener.upper(), lexicon="wordle", hard=hard)
     assert table.source == "shipped table" and table.cpu_seconds == 0.0 and table.proven
-    proved = wl.optimal(opener, hard=hard, search=True)
+    proved = wl.optimal(opener, lexicon="wordle", hard=hard, search=True)
     assert proved.source == "search"
     assert (table.total, table.mean, table.games, table.opener) == \
         (proved.total, proved.mean, proved.games, proved.opener)
     assert table.to_dict()["source"] == "shipped table"
     # other limits or pools are not what the table holds: searched
-    assert wl.optimal(opener, hard=hard, max_guesses=7).source == "search"
+    assert wl.optimal(opener, lexicon="wordle", hard=hard, max_guesses=7).source == "search"
 
 
 def test_optimal_table_is_only_for_the_lists_it_was_computed_on(trap) -> None:

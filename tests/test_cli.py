@@ -18,7 +18,9 @@ def test_lexicons_json() -> None:
     r = run("lexicons", "--json")
     assert r.returncode == 0
     rows = {d["name"]: d for d in json.loads(r.stdout)}
-    assert rows["wordle"] == {"name": "wordle", "length": 5, "answers": 2315, "guesses": 12972}
+    assert rows["wordle"] == {"name": "wordle", "length": 5, "answers": 2315, "guesses": 12972,
+                              "default": False}
+    assert [n for n, d in rows.items() if d["default"]] == ["nyt2023"]
     assert rows["nerdle"]["answers"] == 17723 and rows["primel"]["answers"] == 8363
 
 
@@ -28,13 +30,15 @@ def test_score_and_emoji() -> None:
 
 
 def test_candidates() -> None:
-    r = run("candidates", "--history", "salet:bybgb", "--json")
+    r = run("candidates", "--history", "salet:bybgb", "--lexicon", "wordle", "--json")
     data = json.loads(r.stdout)
     assert data["count"] == len(data["candidates"]) == 7 and "amber" in data["candidates"]
+    today = json.loads(run("candidates", "--history", "salet:bybgb", "--json").stdout)  # nyt2023
+    assert today["count"] == 19 and set(data["candidates"]) < set(today["candidates"])
 
 
 def test_simulate_json_report() -> None:
-    r = run("simulate", "--strategy", "entropy", "--opener", "salet", "--json")
+    r = run("simulate", "--strategy", "entropy", "--opener", "salet", "--lexicon", "wordle", "--json")
     assert r.returncode == 0, r.stderr
     rep = json.loads(r.stdout)
     for key in ("totalCount", "guessDistribution", "averageTime", "minTime", "maxTime",
@@ -74,9 +78,10 @@ def test_bad_input_is_one_line_exit_2(args: list[str]) -> None:
 
 
 def test_boards_flag_dispatches_simulate_solve_and_assist() -> None:
-    sim = json.loads(run("simulate", "--boards", "2", "--games", "20", "--json").stdout)
+    sim = json.loads(run("simulate", "--boards", "2", "--games", "20", "--lexicon", "wordle",
+                         "--json").stdout)
     assert sim["boards"] == 2 and sim["games"] == 20 == sum(sim["guess_distribution"].values())
-    solve = run("solve", "skier,abbey", "--boards", "2")
+    solve = run("solve", "skier,abbey", "--boards", "2", "--lexicon", "wordle")
     assert solve.returncode == 0 and "won: SKIER ABBEY" in solve.stdout
-    assist = run("assist", "--boards", "2", stdin="bybgb bbbbb\n")
+    assist = run("assist", "--boards", "2", "--lexicon", "wordle", stdin="bybgb bbbbb\n")
     assert assist.returncode == 0 and "board 2: 221 left" in assist.stdout

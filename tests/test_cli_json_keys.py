@@ -53,6 +53,8 @@ def commands(lists) -> dict[str, list[list[str]]]:
         "multi-simulate": [["--boards", "2", "--games", "3", "--opener", op, *args]],
         "multi-assist": [["--boards", "2", "--opener", op, *args]],
         "prior-effect": [["--opener", op, *args]],
+        "rank": [["--proven", "--lexicon", "wordle", "--top", "2"],
+                 ["--exact", "--lexicon", "wordle", "--mode", "hard", "--worst", "--top", "2"]],
     }
 
 

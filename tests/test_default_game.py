@@ -37,7 +37,7 @@ def test_main_job_config_plays_nyt2023():
     cfg = build_config(Path(__file__).resolve().parents[1] / "configs" / "default.yaml")
     assert cfg.lexicon == "nyt2023"
     lex = load_lexicon(cfg.lexicon)
-    assert cfg.openers.top == 100 and "tarse" in cfg.openers.words
+    assert cfg.openers.top == 60 and "tarse" in cfg.openers.words
     assert all(w in lex.guess_index for w in cfg.openers.words)
 
 
@@ -162,3 +162,60 @@ def test_rank_report_json(capsys, tmp_path):
     assert [(r["rank"], r["opener"], r["total"], r["failures"]) for r in got] == [
         (1, "tarse", 11300, 0), (2, "salet", 11310, 0), (3, "fuzzy", None, 3)]
     assert got[0]["lexicon"] == "nyt2023" and got[0]["strategy"] == "entropy"
+
+
+# --- one result type per concept: the CLI prints the API's to_dict() -----------------------
+def test_optimal_json_has_the_api_keys(capsys, small_lex, tmp_path):
+    from tests._solver_cli import write_lexicon
+
+    flags = write_lexicon(small_lex, tmp_path)
+    opener = small_lex.answers[5]
+    code, out, _ = run_main(["optimal", *flags, "--opener", opener, "--json"], capsys)
+    assert code == 0
+    cli = json.loads(out)
+    api = wl.optimal(opener, lexicon=small_lex).to_dict()
+    assert set(cli) == set(api)
+    keep = {"seconds", "cpu_seconds", "search", "lexicon"}  # costs, and the files' name
+    assert {k: v for k, v in cli.items() if k not in keep} == {k: v for k, v in api.items() if k not in keep}
+    assert cli["source"] == "search" and cli["longest_game"] is None and cli["search"]["nodes"] > 0
+
+
+def test_hard_verdict_json_has_the_api_keys(capsys):
+    code, out, _ = run_main(["hard-verdict", "--lexicon", "wordle", "--opener", "salet", "--json"], capsys)
+    assert code == 0
+    assert json.loads(out) == wl.hard_verdict("salet", lexicon="wordle").to_dict() == {
+        "lexicon": "wordle", "opener": "salet", "verdict": "feasible", "seconds": 0.0, "nodes": 0,
+        "source": "shipped table"}
+
+
+def test_top_level_is_the_words_api_and_engine_names_live_in_engine():
+    import warnings
+
+    from wordle_core import engine
+
+    moved = {"GameState", "pattern_matrix", "pattern_to_str", "pattern_to_emoji", "parse_feedback",
+             "resolve_lexicon"}
+    assert not moved & set(wl.__all__) and moved <= set(engine.__all__)
+    assert {"Position", "Feedback", "score", "optimal", "Optimum", "proven_ranking"} <= set(wl.__all__)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        assert wl.GameState is engine.GameState  # old code keeps working, with a warning
+    assert [w.category for w in caught] == [DeprecationWarning]
+    with pytest.raises(AttributeError):
+        wl.no_such_name  # noqa: B018
+
+
+def test_shipped_tables_are_found_by_the_lexicon_name(monkeypatch):
+    """The loaders take any built-in name: a table for nyt2023 is read once it ships
+    (here wordle's files stand in for it), the exact table from its .avro alone too."""
+    from wordle_core.tables import avro, exact
+
+    real = avro.shipped_bytes
+    shipped = {"exact/nyt2023-normal.avro": real("exact/wordle-normal.avro")}
+    monkeypatch.setattr(exact, "shipped_bytes", lambda path: shipped.get(path))
+    exact.shipped_values.cache_clear()
+    try:
+        values = exact.shipped_values("nyt2023", "normal")
+        assert len(values) == 12972 and values["salet"] == 7920 and values["qajaq"] == 9496
+    finally:
+        exact.shipped_values.cache_clear()

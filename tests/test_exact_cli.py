@@ -27,12 +27,12 @@ def test_json_and_tree(small_lex: Lexicon, lists: list[str], tmp_path, capsys) -
     rc = main(["optimal", *lists, "--opener", opener, "--json", "--save-tree", str(tree_file)])
     assert rc == 0
     out = json.loads(capsys.readouterr().out)
-    assert {"opener", "total", "mean", "max_guesses", "proven", "seconds"} <= set(out)
+    assert {"opener", "total", "mean", "longest_game", "guess_limit", "proven", "seconds"} <= set(out)
     want = ExactSolver(small_lex).opener_value(small_lex.guess_id(opener))
     assert out["total"] == want and out["proven"] is True
     assert out["mean"] == pytest.approx(want / len(small_lex.answers), abs=1e-6)
     tree = Tree.load_json(small_lex, tree_file)
-    assert int(tree.lengths().sum()) == want and int(tree.lengths().max()) == out["max_guesses"]
+    assert int(tree.lengths().sum()) == want and int(tree.lengths().max()) == out["longest_game"]
 
 
 def test_several_openers_and_hard(small_lex: Lexicon, lists: list[str], capsys) -> None:

@@ -141,8 +141,8 @@ def test_cli_json_and_errors(tmp_path) -> None:
     r = _cli("hard-verdict", "--lexicon", "nyt", "--opener", "TRACE", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert set(out) == {"opener", "verdict", "seconds", "nodes", "source"}
-    assert out["opener"] == "trace" and out["verdict"] == INFEASIBLE
+    assert set(out) == {"lexicon", "opener", "verdict", "seconds", "nodes", "source"}  # HardVerdict's
+    assert out["opener"] == "trace" and out["verdict"] == INFEASIBLE and out["lexicon"] == "nyt"
     bad = _cli("hard-verdict", "--lexicon", "nyt", "--opener", "zzzzz")
     assert bad.returncode == 2 and bad.stderr.count("\n") == 1 and "Traceback" not in bad.stderr
     wit = tmp_path / "w.json"

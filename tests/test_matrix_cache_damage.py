@@ -248,7 +248,7 @@ def test_the_issue_case_a_flip_cannot_change_candidates(wordle, tmp_path, monkey
     """Issue 14: one flipped byte removed ABBEY from `candidates --history salet:bybgb`."""
     monkeypatch.setenv("WORDLE_LAB_CACHE", str(tmp_path))
     mx._LOADED.clear()
-    assert main(["candidates", "--history", "salet:bybgb", "--json"]) == 0
+    assert main(["candidates", "--lexicon", "wordle", "--history", "salet:bybgb", "--json"]) == 0
     before = capsys.readouterr().out
     assert "abbey" in before
     p = matrix_path(wordle, tmp_path)
@@ -257,7 +257,7 @@ def test_the_issue_case_a_flip_cannot_change_candidates(wordle, tmp_path, monkey
         fh.seek(HEADER_SIZE + row * len(wordle.answers) + col)
         fh.write(b"\x00")
     mx._LOADED.clear()
-    assert main(["candidates", "--history", "salet:bybgb", "--json"]) == 0
+    assert main(["candidates", "--lexicon", "wordle", "--history", "salet:bybgb", "--json"]) == 0
     out = capsys.readouterr()
     assert out.out == before
     assert out.err.count("\n") == 1 and "failed its check" in out.err

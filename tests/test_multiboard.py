@@ -121,7 +121,7 @@ def test_history_parsing_replay_and_assist(wordle, capsys):
     with pytest.raises(WordleError):
         parse_multi_history("salet:bbbbb", wordle, 2)
     half = ",".join(f"{w}:{score(w, ans[0])}/{score(w, ans[1])}" for w in ("salet", "crane"))
-    assert main(["multi-assist", "--boards", "2", "--history", half, "--json"]) == 0
+    assert main(["multi-assist", "--lexicon", "wordle", "--boards", "2", "--history", half, "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["boards"][0]["solved"] is True
     expected = MultiEntropy().choose(replay(wordle, 2, parse_multi_history(half, wordle, 2)))
@@ -131,12 +131,12 @@ def test_history_parsing_replay_and_assist(wordle, capsys):
 
 
 def test_multi_solve_and_simulate_cli(wordle, capsys):
-    assert main(["multi-solve", "crane", "pilot", "rebus", "humor", "--json"]) == 0
+    assert main(["multi-solve", "crane", "pilot", "rebus", "humor", "--lexicon", "wordle", "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     assert out["answers"] == ["crane", "pilot", "rebus", "humor"]
     assert out["steps"][0]["guess"] == "salet"
     assert sorted(out["solved_at"])[-1] == out["guesses"]
-    assert main(["multi-simulate", "--boards", "2", "--games", "5", "--json"]) == 0
+    assert main(["multi-simulate", "--lexicon", "wordle", "--boards", "2", "--games", "5", "--json"]) == 0
     rep = json.loads(capsys.readouterr().out)
     assert rep["games"] == 5 and rep["limit"] == 7
     assert main(["multi-solve", "crane", "--boards", "2"]) == 2
@@ -181,7 +181,7 @@ def test_interactive_multi_assist_plays_a_whole_game(wordle, monkeypatch, capsys
         lines.append(" ".join(fbs) if t == 1 else " ".join([wordle.guesses[g], *fbs]))
     lines.insert(1, "salet qqqqq qqqqq")  # a typo is reported and asked again, not fatal
     monkeypatch.setattr("sys.stdin", io.StringIO("\n".join(lines) + "\n"))
-    assert main(["multi-assist", "--boards", "2", "-i"]) == 0
+    assert main(["multi-assist", "--lexicon", "wordle", "--boards", "2", "-i"]) == 0
     out, err = capsys.readouterr()
     assert "all boards solved" in out
     suggested = [line.split(": ")[1].lower() for line in out.splitlines() if line.startswith("next guess")]

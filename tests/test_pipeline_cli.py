@@ -23,8 +23,8 @@ def _err_line(capsys) -> str:
 def run_dir(tmp_path_factory):
     """One small main job (flags only, no config): scores for all, two openers played."""
     out = tmp_path_factory.mktemp("run")
-    rc = main(["run", "--openers", "salet,crane,fuzzy", "--strategies", "entropy,minimax",
-               "--modes", "hard", "--output", str(out), *LOCAL])
+    rc = main(["run", "--lexicon", "wordle", "--openers", "salet,crane,fuzzy",
+               "--strategies", "entropy,minimax", "--modes", "hard", "--output", str(out), *LOCAL])
     assert rc == 0
     return out
 
@@ -69,7 +69,8 @@ def test_report_is_deterministic(run_dir, tmp_path):
 
 
 def test_run_is_byte_identical(run_dir, tmp_path):
-    assert main(["pipeline", "games", "--openers", "fuzzy,salet,crane", "--strategies", "entropy,minimax",
+    assert main(["pipeline", "games", "--lexicon", "wordle", "--openers", "fuzzy,salet,crane",
+                 "--strategies", "entropy,minimax",
                  "--modes", "hard", "--output", str(tmp_path), *LOCAL]) == 0
     a = (run_dir / "opener_summaries" / "opener_summaries-00000-of-00001.avro").read_bytes()
     b = (tmp_path / "opener_summaries" / "opener_summaries-00000-of-00001.avro").read_bytes()
@@ -156,7 +157,8 @@ def test_failed_pipeline_leaves_old_table(run_dir, tmp_path, monkeypatch, capsys
         raise RuntimeError("worker failure")
 
     monkeypatch.setattr(records, "summary_record", boom)
-    assert main(["pipeline", "games", "--openers", "salet", "--strategies", "entropy", "--modes", "hard",
+    assert main(["pipeline", "games", "--lexicon", "wordle", "--openers", "salet", "--strategies", "entropy",
+                 "--modes", "hard",
                  "--output", str(out), *LOCAL]) == 1
     line = _err_line(capsys)
     assert "RuntimeError: worker failure" in line and "full trace in " in line
@@ -167,7 +169,8 @@ def test_failed_pipeline_leaves_old_table(run_dir, tmp_path, monkeypatch, capsys
 
 
 def test_hard_mode_csv(tmp_path):
-    assert main(["pipeline", "hard", "--openers", "salet,fuzzy", "--strategies", "entropy,minimax",
+    assert main(["pipeline", "hard", "--lexicon", "wordle", "--openers", "salet,fuzzy",
+                 "--strategies", "entropy,minimax",
                  "--output", str(tmp_path), *LOCAL]) == 0
     assert main(["report", "--input", str(tmp_path)]) == 0
     rows = list(csv.DictReader((tmp_path / "report" / "hard_mode.csv").open()))

@@ -16,7 +16,8 @@ TABLES = ["opener_summaries", "hard_verdicts", "trees"]
 
 
 def _cfg(out):
-    return build_config(None, output=str(out), openers="salet,fuzzy,queue", score_openers="top:40+fuzzy",
+    return build_config(None, lexicon="wordle",
+                        output=str(out), openers="salet,fuzzy,queue", score_openers="top:40+fuzzy",
                         strategies="entropy,minimax", modes="hard", worst_games=3)
 
 
@@ -58,7 +59,8 @@ def test_dask_equals_direct_runner(tmp_path):
 def test_dataflow_job_builds_offline():
     pytest.importorskip("apache_beam.runners.dataflow.dataflow_runner")
     pytest.importorskip("google.cloud.storage")
-    cfg = build_config(None, output="gs://wordle-lab-example/out", openers="salet", strategies="entropy",
+    cfg = build_config(None, lexicon="wordle",
+                       output="gs://wordle-lab-example/out", openers="salet", strategies="entropy",
                        modes="hard")
     ns = SimpleNamespace(matrix_path="gs://wordle-lab-example/patterns.npy", progress=True, dask_workers=None)
     res = jobs.run_play(cfg, ["opener_summaries", "hard_verdicts"], [

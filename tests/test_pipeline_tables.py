@@ -19,10 +19,12 @@ LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
 @pytest.fixture(scope="module")
 def out(tmp_path_factory):
     d = tmp_path_factory.mktemp("tables")
-    cfg = build_config(None, output=str(d), openers="salet,crane", strategies="entropy,minimax",
+    cfg = build_config(None, lexicon="wordle",
+                       output=str(d), openers="salet,crane", strategies="entropy,minimax",
                        modes="normal,hard")
     jobs.run_scores(cfg, LOCAL, None)
-    hard_only = build_config(None, output=str(d), openers="salet,crane", strategies="entropy,minimax",
+    hard_only = build_config(None, lexicon="wordle",
+                             output=str(d), openers="salet,crane", strategies="entropy,minimax",
                              modes="hard")
     jobs.run_play(hard_only, ["trees"], LOCAL, None)
     return d
@@ -63,8 +65,8 @@ def test_tree_table_selection_errors(out, wordle):
 
 
 def test_simulate_cli_plays_from_avro(out, capsys):
-    assert main(["simulate", "--tree", str(out / "trees"), "--strategy", "entropy", "--hard",
-                 "--opener", "salet", "--json"]) == 0
+    assert main(["simulate", "--lexicon", "wordle", "--tree", str(out / "trees"), "--strategy", "entropy",
+                 "--hard", "--opener", "salet", "--json"]) == 0
     import json
 
     rep = json.loads(capsys.readouterr().out)
@@ -92,7 +94,8 @@ def test_found_opener_scores(out, tmp_path, wordle):
 
 
 def test_counters_and_summary_line(tmp_path):
-    cfg = build_config(None, output=str(tmp_path), openers="fuzzy", strategies="entropy", modes="hard")
+    cfg = build_config(None, lexicon="wordle",
+                       output=str(tmp_path), openers="fuzzy", strategies="entropy", modes="hard")
     res = jobs.run_play(cfg, ["opener_summaries"], LOCAL, None)
     (rec,) = tables.read_avro_records(tables.table_files(tmp_path, "opener_summaries"))
     assert res.counters["openers_done"] == res.counters["trees_built"] == 1
@@ -140,5 +143,6 @@ def test_the_cli_finds_a_finished_table(out, monkeypatch, capsys):
     monkeypatch.setenv("WORDLE_LAB_OUTPUTS", str(out.parent))
     monkeypatch.setattr(openers, "_COMPUTED", {})
     monkeypatch.setattr(openers, "compute_opener_scores", lambda *a, **k: pytest.fail("recomputed"))
-    assert main(["simulate", "--strategy", "simple", "--opener", "salet", "--json"]) == 0
+    assert main(["simulate", "--lexicon", "wordle", "--strategy", "simple", "--opener", "salet",
+                 "--json"]) == 0
     assert json.loads(capsys.readouterr().out)["totalCount"] == 2315

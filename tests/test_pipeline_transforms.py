@@ -221,7 +221,8 @@ def test_play_stage_cuts_shards_in_play_order_and_hashes_the_order(tmp_path, mon
     from pipelines.config import build_config
     from pipelines.orchestration.generation import config_hash
 
-    cfg = build_config(None, output=str(tmp_path), openers="salet,crane,slate", strategies="entropy",
+    cfg = build_config(None, lexicon="wordle",
+                       output=str(tmp_path), openers="salet,crane,slate", strategies="entropy",
                        modes="normal")
     lex = jobs.lexicon_of(cfg)
     rows = [lex.guess_index[w] for w in ("salet", "crane", "slate")]

@@ -148,13 +148,15 @@ def test_prior_flag_on_review_and_tree(wordle, tmp_path, capsys):
     assert s.name == "prior-entropy" and s.options["prior"] == "frequency"
     with pytest.raises(WordleError):
         strategy_with_prior("minimax", "frequency")
-    assert main(["review", "--history", "salet:bbbbb,corny:bbbbb", "--strategy", "entropy",
+    assert main(["review", "--lexicon", "wordle", "--history", "salet:bbbbb,corny:bbbbb",
+                 "--strategy", "entropy",
                  "--prior", "frequency", "--json"]) == 0
     rev = json.loads(capsys.readouterr().out)
     st = GameState.from_history(wordle, [("salet", "bbbbb")])
     assert rev["strategy"] == "prior-entropy (prior=frequency)"
     assert rev["steps"][1]["best_guess"] == wordle.guesses[s.choose(st)]
     out = tmp_path / "t.csv"
-    assert main(["tree", "--strategy", "entropy", "--prior", "frequency", "--format", "csv",
+    assert main(["tree", "--lexicon", "wordle", "--strategy", "entropy", "--prior", "frequency",
+                 "--format", "csv",
                  "--no-table", "-o", str(out)]) == 0
     assert out.read_text().count("\n") == len(wordle.answers) + 1

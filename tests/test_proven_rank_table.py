@@ -205,20 +205,20 @@ def test_exact_ranking_agrees_with_the_proven_ranking(mode: str) -> None:
 def test_rank_exact_prints_the_best_the_worst_and_one_opener(capsys) -> None:
     n = len(shipped_values("wordle", "normal"))
     left = 12972 - n
-    assert main(["rank", "--exact", "--top", "3"]) == 0
+    assert main(["rank", "--exact", "--lexicon", "wordle", "--top", "3"]) == 0
     out = capsys.readouterr().out.splitlines()
     assert out[0].startswith(f"wordle · normal mode — exact totals of {n:,} of 12,972 openers")
     assert (f"({left:,} not computed yet)" in out[0]) == (left > 0)
     rows = [line.split() for line in out[2:]]
     # Selby's published totals: SALET 7,920 first, CRATE and TRACE tied at 7,926
     assert rows[0] == ["1", "salet", "7920", f"{7920 / 2315:.4f}"] and len(rows) == 3
-    assert main(["rank", "--exact", "--opener", "TRACE"]) == 0
+    assert main(["rank", "--exact", "--lexicon", "wordle", "--opener", "TRACE"]) == 0
     assert capsys.readouterr().out.splitlines()[2].split()[:3] == ["3", "trace", "7926"]
-    assert main(["rank", "--exact", "--worst", "--top", "2"]) == 0
+    assert main(["rank", "--exact", "--lexicon", "wordle", "--worst", "--top", "2"]) == 0
     last = exact_ranking(load_lexicon("wordle"), "normal")[-1]
     assert capsys.readouterr().out.splitlines()[-1].split()[:3] == [f"{last.rank}", last.opener,
                                                                      f"{last.total}"]
-    assert main(["rank", "--exact", "--mode", "hard", "--worst", "--top", "1"]) == 0
+    assert main(["rank", "--exact", "--lexicon", "wordle", "--mode", "hard", "--worst", "--top", "1"]) == 0
     assert capsys.readouterr().out.splitlines()[-1].split()[2:] == ["no", "win", "-"]
 
 

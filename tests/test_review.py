@@ -129,7 +129,8 @@ def test_best_guess_equals_suggest_command(wordle, capsys):
     """``suggest``'s pick equals review's best guess at the same position."""
     first = [("salet", "bybgb")]
     answer = GameState.from_history(wordle, first).candidate_words()[0]
-    assert main(["suggest", "--history", "salet:bybgb", "--strategy", "entropy", "--json"]) == 0
+    assert main(["suggest", "--lexicon", "wordle", "--history", "salet:bybgb", "--strategy", "entropy",
+                 "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
     picks = [o["word"] for o in out["options"] if o["pick"]]
     assert len(picks) == 1

@@ -8,7 +8,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from tests.reference import reference_score
-from wordle_core import GameState, score
+from wordle_core import score
+from wordle_core.engine import GameState
 from wordle_core.errors import HardModeViolation, InconsistentHistoryError
 
 

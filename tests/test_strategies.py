@@ -9,7 +9,7 @@ from hypothesis import strategies as st
 
 from tests.reference import reference_buckets, reference_entropy
 from tests.reference_buckets import bucket_stats_numpy
-from wordle_core import GameState
+from wordle_core.engine import GameState
 from wordle_core.errors import UnknownStrategyError
 from wordle_core.game.tree import Tree
 from wordle_core.kernels.buckets import bucket_stats

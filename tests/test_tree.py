@@ -6,7 +6,7 @@ import json
 import subprocess
 import sys
 
-from wordle_core import GameState
+from wordle_core.engine import GameState
 from wordle_core.game.tree import Tree
 from wordle_core.strategies import get_strategy
 

@@ -119,8 +119,8 @@ def test_tree_command_reads_the_avro_table(wordle, wordle_tree, tmp_path, capsys
     assert loaded is not None and to_csv(loaded) == to_csv(wordle_tree)
     assert tree_from_tables(wordle, [table], "entropy", True, "salet") is None
     out = tmp_path / "t.csv"
-    assert main(["tree", "--strategy", "entropy", "--opener", "salet", "--format", "csv",
-                 "--table", str(tmp_path), "-o", str(out)]) == 0
+    assert main(["tree", "--lexicon", "wordle", "--strategy", "entropy", "--opener", "salet",
+                 "--format", "csv", "--table", str(tmp_path), "-o", str(out)]) == 0
     assert "read from the trees table" in capsys.readouterr().err
     assert out.read_text() == to_csv(wordle_tree)
     assert main(["tree", "--strategy", "entropy", "--table", str(tmp_path / "none"), "--format", "csv"]) == 2

@@ -10,10 +10,11 @@ The API takes and returns words (python-chess style)::
     >>> wl.Position([("salet", "bybgb")], lexicon="wordle").candidates[:3]  # the 2021 game
     ('abbey', 'agree', 'aider')
 
-See :mod:`wordle_core.api` and the README's "Python API" section. The engine below it
-is pure Python + numpy + numba; nothing here imports Beam, so every per-element step
-of the pipelines is a plain function that tests can call directly. The names below are
-imported on first use, so ``import wordle_core`` is instant.
+See :mod:`wordle_core.api` and the README's "Python API" section; the engine's own
+names (states, pattern codes, matrices, strategies) are in :mod:`wordle_core.engine`,
+for advanced use. The engine is pure Python + numpy + numba; nothing here imports Beam,
+so every per-element step of the pipelines is a plain function that tests can call
+directly. The names below are imported on first use, so ``import wordle_core`` is instant.
 """
 
 import importlib
@@ -52,10 +53,7 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time __getattr__
         WordleError,
         WrongLengthError,
     )
-    from wordle_core.game.feedback import parse_feedback, pattern_to_emoji, pattern_to_str
-    from wordle_core.game.lexicon import Lexicon, load_lexicon, resolve_lexicon
-    from wordle_core.game.matrix import pattern_matrix
-    from wordle_core.game.state import GameState
+    from wordle_core.game.lexicon import Lexicon, load_lexicon
 
 # public name -> the module that defines it, imported on first use (PEP 562), so that
 # ``import wordle_core`` (and every ``wordle-lab`` command) starts without numba, the
@@ -64,7 +62,6 @@ _EXPORTS: dict[str, str] = {
     "Feedback": "wordle_core.api",
     "FeedbackError": "wordle_core.errors",
     "GameRecord": "wordle_core.api",
-    "GameState": "wordle_core.game.state",
     "GuessScore": "wordle_core.api",
     "HardModeViolation": "wordle_core.errors",
     "HardVerdict": "wordle_core.api",
@@ -88,25 +85,33 @@ _EXPORTS: dict[str, str] = {
     "list_strategies": "wordle_core.api",
     "load_lexicon": "wordle_core.game.lexicon",
     "optimal": "wordle_core.api",
-    "parse_feedback": "wordle_core.game.feedback",
-    "pattern_matrix": "wordle_core.game.matrix",
-    "pattern_to_emoji": "wordle_core.game.feedback",
-    "pattern_to_str": "wordle_core.game.feedback",
     "proven_ranking": "wordle_core.api",
     "read_table": "wordle_core.api",
-    "resolve_lexicon": "wordle_core.game.lexicon",
     "score": "wordle_core.api",
     "simulate": "wordle_core.api",
 }
 
 
+# the engine-level names that lived here before :mod:`wordle_core.engine` held them
+_ENGINE_NAMES = {"GameState", "parse_feedback", "pattern_matrix", "pattern_to_emoji", "pattern_to_str",
+                 "resolve_lexicon"}
+
+
 def __getattr__(name: str) -> object:
     module = _EXPORTS.get(name)
-    if module is None:
-        raise AttributeError(f"module 'wordle_core' has no attribute {name!r}")
-    value = getattr(importlib.import_module(module), name)
-    globals()[name] = value  # the next lookup is a plain attribute
-    return value
+    if module is not None:
+        value = getattr(importlib.import_module(module), name)
+        globals()[name] = value  # the next lookup is a plain attribute
+        return value
+    if name in _ENGINE_NAMES:
+        import warnings
+
+        from wordle_core import engine
+
+        warnings.warn(f"wordle_core.{name} moved to wordle_core.engine.{name}", DeprecationWarning,
+                      stacklevel=2)
+        return getattr(engine, name)
+    raise AttributeError(f"module 'wordle_core' has no attribute {name!r}")
 
 
 def __dir__() -> list[str]:
@@ -117,7 +122,6 @@ __all__ = [
     "Feedback",
     "FeedbackError",
     "GameRecord",
-    "GameState",
     "GuessScore",
     "HardModeViolation",
     "HardVerdict",
@@ -141,13 +145,8 @@ __all__ = [
     "list_strategies",
     "load_lexicon",
     "optimal",
-    "parse_feedback",
-    "pattern_matrix",
-    "pattern_to_emoji",
-    "pattern_to_str",
     "proven_ranking",
     "read_table",
-    "resolve_lexicon",
     "score",
     "simulate",
 ]

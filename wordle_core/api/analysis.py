@@ -28,6 +28,7 @@ from wordle_core.game.matrix import pattern_matrix
 
 if TYPE_CHECKING:
     from wordle_core.game.tree import Tree
+    from wordle_core.search.exact import OptimalResult
 
 @dataclass(frozen=True)
 class GameRecord:
@@ -157,7 +158,9 @@ class Optimum:
     could use (``all`` allowed guesses, or only possible ``answers``). ``source`` is
     ``search`` (proved by this call: ``seconds`` and ``cpu_seconds`` are its cost) or
     ``shipped table`` (read from the package's table of exact totals, proved by the same
-    search when the table was made).
+    search when the table was made). ``longest_game``: the longest game of the optimal
+    tree when it was built (``wordle-lab optimal --save-tree``), else None; ``search``:
+    the search's counters (nodes, memo hits, ...), None for a shipped value.
     """
 
     lexicon: str
@@ -172,18 +175,39 @@ class Optimum:
     seconds: float
     cpu_seconds: float
     source: str = "search"
+    longest_game: int | None = None
+    search: dict[str, int] | None = field(default=None, compare=False)
 
     @property
     def wins_all(self) -> bool:
         """Some strategy solves every answer within the guess limit."""
         return self.total is not None
 
+    @classmethod
+    def from_result(cls, res: OptimalResult, lexicon: str, guess_limit: int, *,
+                    tree_built: bool = False) -> Optimum:
+        """The engine's proof (:func:`wordle_core.search.exact.optimal_for_opener`) as an
+        :class:`Optimum`; ``tree_built``: it built the optimal tree (``with_tree``), whose
+        longest game it reports."""
+        from wordle_core.search.exact import INF
+
+        won = res.total < INF
+        return cls(lexicon=lexicon, opener=res.opener, hard=res.hard, pool=res.pool,
+                   games=res.n_answers, total=int(res.total) if won else None,
+                   mean=round(res.total / res.n_answers, 6) if won else None,
+                   guess_limit=guess_limit, proven=res.proven, seconds=round(res.seconds, 3),
+                   cpu_seconds=round(res.cpu_seconds, 3),
+                   longest_game=res.max_guesses if won and tree_built else None,
+                   search=dict(res.stats))
+
     def to_dict(self) -> dict[str, object]:
-        """JSON-ready form (the field names as keys, plus ``wins_all``)."""
+        """JSON-ready form (the field names as keys, plus ``wins_all``): what
+        ``wordle-lab optimal --json`` prints."""
         return {"lexicon": self.lexicon, "opener": self.opener, "hard": self.hard, "pool": self.pool,
                 "games": self.games, "total": self.total, "mean": self.mean, "wins_all": self.wins_all,
-                "guess_limit": self.guess_limit, "proven": self.proven, "seconds": self.seconds,
-                "cpu_seconds": self.cpu_seconds, "source": self.source}
+                "guess_limit": self.guess_limit, "longest_game": self.longest_game,
+                "proven": self.proven, "seconds": self.seconds, "cpu_seconds": self.cpu_seconds,
+                "source": self.source, "search": self.search}
 
 
 def optimal(opener: str, lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = False, *, pool: str = "all",
@@ -211,7 +235,7 @@ def optimal(opener: str, lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = Fa
     >>> optimal("aside", lexicon=small, max_guesses=2).wins_all
     False
     """
-    from wordle_core.search.exact import INF, optimal_for_opener
+    from wordle_core.search.exact import optimal_for_opener
     from wordle_core.tables.exact import shipped_exact
 
     lex = as_lexicon(lexicon)
@@ -222,16 +246,11 @@ def optimal(opener: str, lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = Fa
     if word in table:
         t = table[word]
         return Optimum(lexicon=lex.name, opener=word, hard=hard, pool=pool, games=len(lex.answers),
-                       total=t, mean=None if t is None else t / len(lex.answers), guess_limit=limit,
+                       total=t, mean=None if t is None else round(t / len(lex.answers), 6),
+                       guess_limit=limit,
                        proven=True, seconds=0.0, cpu_seconds=0.0, source="shipped table")
     res, _ = optimal_for_opener(lex, word, hard=hard, max_guesses=max_guesses, pool=pool)
-    won = res.total < INF
-    return Optimum(
-        lexicon=lex.name, opener=res.opener, hard=res.hard, pool=res.pool, games=res.n_answers,
-        total=int(res.total) if won else None, mean=float(res.mean) if won else None,
-        guess_limit=limit, proven=res.proven,
-        seconds=round(res.seconds, 3), cpu_seconds=round(res.cpu_seconds, 3),
-    )
+    return Optimum.from_result(res, lex.name, limit)
 
 
 @dataclass(frozen=True)

@@ -123,12 +123,13 @@ def elsewhere(args: argparse.Namespace, exc: Exception) -> str | None:
     Only for a game chosen by ``--lexicon`` (not ``--answers`` files).
     """
     from wordle_core.errors import UnknownWordError, WordleError
+    from wordle_core.game.lexicon import load_lexicon
     from wordle_core.game.state import answers_fitting, history_hint, parse_history, word_hint
 
     if getattr(args, "answers", None) or not getattr(args, "lexicon", None):
         return None
     try:
-        lex = lexicon_from(args)
+        lex = load_lexicon(args.lexicon)
         history = parse_history(args.history) if getattr(args, "history", None) else []
     except WordleError:
         return None

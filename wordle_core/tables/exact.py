@@ -119,11 +119,16 @@ def shipped_values(lexicon: str, mode: str) -> dict[str, int | None]:
     """Exact totals shipped with the package: opener -> total (None: no guaranteed win).
 
     Empty when nothing is shipped for this lexicon and mode. Openers missing from the
-    table are not computed yet (the tables are filled in by resumable runs).
+    table are not computed yet (the tables are filled in by resumable runs). Read from
+    ``exact/<lexicon>-<mode>.csv``, or from the ``.avro`` beside it when only that ships.
     """
     data = shipped_bytes(f"exact/{lexicon}-{mode}.csv")
     if data is None:
-        return {}
+        avro = shipped_bytes(f"exact/{lexicon}-{mode}.avro")
+        if avro is None:
+            return {}
+        return {r["opener"]: None if r["total"] is None else int(r["total"])
+                for r in read_with_metadata(avro)[0]}
     out: dict[str, int | None] = {}
     for row in csv.DictReader(io.StringIO(data.decode("utf-8"))):
         out[row["opener"]] = int(row["total"]) if row["total"] else None

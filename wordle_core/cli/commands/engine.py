@@ -24,7 +24,7 @@ from wordle_core.cli.common import (
     word_arg,
 )
 from wordle_core.game.feedback import int_to_digits, pattern_to_emoji, score, score_digits
-from wordle_core.game.lexicon import BUILTINS, load_lexicon
+from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, load_lexicon
 from wordle_core.game.state import GameState, parse_history
 
 
@@ -74,13 +74,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_lexicons(args: argparse.Namespace) -> int:
-    rows = [load_lexicon(n).info() for n in BUILTINS]
+    rows = [{**load_lexicon(n).info(), "default": n == DEFAULT_LEXICON} for n in BUILTINS]
     if args.json:
         print_json(rows)
     else:
         for r in rows:
             print(f"{r['name']:<14} length {r['length']}  "
-                  f"answers {r['answers']:>6,}  guesses {r['guesses']:>6,}")
+                  f"answers {r['answers']:>6,}  guesses {r['guesses']:>6,}"
+                  + ("  (the default: today's NYT game)" if r["default"] else ""))
     return 0
 
 

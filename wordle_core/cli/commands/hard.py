@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import json
 
+from wordle_core.api.analysis import HardVerdict
 from wordle_core.cli.common import (
     add_json_arg,
     add_lexicon_args,
@@ -52,15 +53,13 @@ def cmd_hard_verdict(args: argparse.Namespace) -> int:
     rows = [lex.guess_id(w) for w in args.opener]  # validates every word first
     table = {} if (args.search or args.witness or budget is not None) else shipped_verdicts(lex)
     mat = None if all(lex.guesses[r] in table for r in rows) else matrix_for(lex)
-    results = []
+    results: list[HardVerdict] = []
     for row in rows:
         word = lex.guesses[row]
         if word in table:
-            results.append({"opener": word, "verdict": table[word], "seconds": 0.0, "nodes": 0,
-                            "source": "shipped table"})
+            results.append(HardVerdict(lex.name, word, table[word], 0.0, 0, "shipped table"))
             continue
-        res = {**hard_verdict(lex, row, mat, node_budget=budget, witness=bool(args.witness)),
-               "source": "search"}
+        res = hard_verdict(lex, row, mat, node_budget=budget, witness=bool(args.witness))
         tree = res.pop("tree", None)
         if args.witness:
             if tree is None:
@@ -72,12 +71,14 @@ def cmd_hard_verdict(args: argparse.Namespace) -> int:
             doc = {"lexicon": lex.name, "strategy": "hard-witness", "hard": True,
                    "opener": res["opener"], "root": tree}
             atomic_write_text(Path(args.witness), json.dumps(doc, indent=1))
-        results.append(res)
+        results.append(HardVerdict(lex.name, str(res["opener"]), str(res["verdict"]),
+                                   float(res["seconds"]), int(res["nodes"]), "search"))
     if args.json:
-        print_json(results[0] if len(results) == 1 else results)
+        dicts = [r.to_dict() for r in results]
+        print_json(dicts[0] if len(dicts) == 1 else dicts)
         return 0
     for r in results:
-        how = ("shipped table (--search to prove it again)" if r["source"] != "search"
-               else f"{r['seconds']:>8.3f} s  {r['nodes']:>9,} nodes")
-        print(f"{str(r['opener']).upper():<8} {r['verdict']:<10} {how}")
+        how = ("shipped table (--search to prove it again)" if r.source != "search"
+               else f"{r.seconds:>8.3f} s  {r.nodes:>9,} nodes")
+        print(f"{r.opener.upper():<8} {r.verdict:<10} {how}")
     return 0

@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from wordle_core.api.analysis import Optimum
 from wordle_core.cli.common import (
     add_hard_arg,
     add_json_arg,
@@ -96,6 +97,7 @@ def cmd_optimal(args: argparse.Namespace) -> int:
         raise WordleError("--save-tree needs exactly one opener")
     solver = ExactSolver(lex, hard=args.hard, pool=pool, exact=True,
                          max_guesses=args.max_guesses, matrix=matrix_for(lex))
+    limit = int(args.max_guesses or lex.max_guesses)
     results = []
     for w in openers:
         res, tree = optimal_for_opener(lex, w, hard=args.hard, max_guesses=args.max_guesses,
@@ -103,23 +105,24 @@ def cmd_optimal(args: argparse.Namespace) -> int:
                                        with_tree=bool(args.save_tree))
         if tree is not None:
             tree.save_json(args.save_tree)
-        results.append(res.as_dict())
+        found = Optimum.from_result(res, lex.name, limit, tree_built=tree is not None)
+        results.append(found.to_dict())
         if not args.json:
-            _print_line(res.as_dict(), lex.name)
+            _print_line(found)
     if args.json:
         print_json(results[0] if len(results) == 1 else results)
     return 0
 
 
-def _print_line(r: dict[str, object], lexicon: str) -> None:
-    mode = "hard" if r["hard"] else "normal"
-    if r["total"] is None:
-        print(f"{str(r['opener']).upper()}  {lexicon} {mode}: no strategy wins every game within "
-              f"{r['max_guesses']} (proven, {r['seconds']:.2f} s)")
+def _print_line(o: Optimum) -> None:
+    mode = "hard" if o.hard else "normal"
+    if o.total is None or o.mean is None:
+        print(f"{o.opener.upper()}  {o.lexicon} {mode}: no strategy wins every game within "
+              f"{o.guess_limit} (proven, {o.seconds:.2f} s)")
         return
-    print(f"{str(r['opener']).upper()}  {lexicon} {mode}, guesses {r['guess_pool']}: "
-          f"total {r['total']:,}  mean {r['mean']:.4f}  "
-          f"{'proven optimal' if r['proven'] else 'upper bound'}  ({r['seconds']:.2f} s)")
+    print(f"{o.opener.upper()}  {o.lexicon} {mode}, guesses {o.pool}: "
+          f"total {o.total:,}  mean {o.mean:.4f}  "
+          f"{'proven optimal' if o.proven else 'upper bound'}  ({o.seconds:.2f} s)")
     sys.stdout.flush()
 
 

@@ -132,7 +132,9 @@ def _proven(args: argparse.Namespace) -> int:
           f"(exact totals over {len(lex.answers):,} answers)")
     print(f"{'rank':>4}  {'opener':<8} {'total':>6} {'mean':>7}")
     for r in top:
-        print(f"{r.rank:>4}  {r.opener:<8} {r.total:>6} {r.total / len(lex.answers):>7.4f}")
+        total, mean = (("no win", "-") if r.total is None
+                       else (f"{r.total}", f"{r.total / len(lex.answers):.4f}"))
+        print(f"{r.rank:>4}  {r.opener:<8} {total:>6} {mean:>7}")
     others = len(got.records) - len(got.top)
     print(f"the {a['wordle_lab.k']}th total is {a['wordle_lab.kth_total']}; the other {others:,} "
           f"openers are proven worse ({float(a['wordle_lab.cpu_seconds']) / 60:.0f} CPU-min, "
@@ -149,8 +151,8 @@ def _exact(args: argparse.Namespace) -> int:
         raise WordleError("--exact ranks by the exact total only (no --proven, --by or --strategy)")
     lex = load_lexicon(args.lexicon or DEFAULT_LEXICON)
     mode = args.mode or "normal"
-    places = exact_ranking(lex, hard=mode == "hard")
     word = lex.normalise(args.opener) if args.opener else None  # (one line if not a guess)
+    places = exact_ranking(lex, hard=mode == "hard")
     if word:
         rows = [p for p in places if p.opener == word]
     else:
