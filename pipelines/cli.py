@@ -109,7 +109,7 @@ def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
     if getattr(ns, "exact_implied_by", None):
         cfg = dataclasses.replace(cfg, exact_implied_by=ns.exact_implied_by)
     res = jobs.run_play(cfg, tables_of(cfg, ns), beam_args, ns)
-    print(jobs.describe(res))
+    print(jobs.describe(res, jobs.lexicon_of(cfg).max_guesses))
     return 0
 
 
@@ -233,7 +233,7 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
                      f"{', '.join(cfg.strategies)} x {', '.join(cfg.modes)}")
             res = jobs.run_play(cfg, play_tables, beam_args, ns, rows=rows, gen=gen, progress=progress)
             entries.extend(play_tables)
-            _say("  " + jobs.describe(res))
+            _say("  " + jobs.describe(res, lex.max_guesses))
             checkpoint("after play")
         if "report" in cfg.outputs:
             with progress.timed("report"):
