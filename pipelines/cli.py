@@ -258,7 +258,8 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
     print(f"done in {total:.1f} s ({total / 60:.1f} min)")
     report_dir = Path(cfg.output) / "report" if "report" in cfg.outputs else None
     if report_dir is not None:
-        print(f"report: {report_dir.resolve()}")
+        page = report_dir.resolve() / "index.html"
+        print(f"report: {page if page.exists() else report_dir.resolve()}")
         if (report_dir / "rankings.csv").exists():
             g, key = top_table(report_dir, "mean", cfg.top_report, strategy=cfg.strategies[0],
                                mode=cfg.modes[0], lexicon=lex.name)

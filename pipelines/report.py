@@ -359,14 +359,14 @@ def plots(summaries: pd.DataFrame, ranks: pd.DataFrame, top: int = 5) -> dict[st
             if not len(g):
                 ax.set_visible(False)
                 continue
-            zoom = g.head(max(named * 3, 20))
+            zoom = g.head(named)  # the view: the best openers, where the blob is
             x0, x1 = float(zoom["avg_eliminated"].min()), float(zoom["avg_eliminated"].max())
             y0, y1 = float(zoom["mean_guesses"].min()), float(zoom["mean_guesses"].max())
-            dx, dy = max(x1 - x0, 1.0) * 0.12, max(y1 - y0, 0.002) * 0.15
+            dx, dy = max(x1 - x0, 0.5) * 0.3, max(y1 - y0, 0.001) * 0.3
             box = (x0 - dx, x1 + dx, y0 - dy, y1 + dy)
             inside = g[g["avg_eliminated"].between(box[0], box[1])
                        & g["mean_guesses"].between(box[2], box[3])]
-            for target, pts, size in ((ax, inside, 18), (None, g, 5)):
+            for target, pts, size in ((ax, inside, 22), (None, g, 5)):
                 if target is None:
                     target = ax.inset_axes((1.04, 0.45, 0.30, 0.5))  # beside the zoom, covering nothing
                     target.tick_params(labelsize=5)
@@ -382,15 +382,19 @@ def plots(summaries: pd.DataFrame, ranks: pd.DataFrame, top: int = 5) -> dict[st
                 target.scatter(lose["avg_eliminated"], lose["mean_guesses"], s=size * 1.3,
                                color=LOSS_COLOUR, marker="x", alpha=0.8, linewidths=0.8,
                                label=f"loses games ({(g['failures'] > 0).sum()})")
-            for i, (_, r) in enumerate(g.head(named).iterrows()):
-                ax.annotate(f"{int(r['rank'])}. {r['opener'].upper()}",
-                            (r["avg_eliminated"], r["mean_guesses"]), xytext=(6, 7 - 5 * (i % 3)),
-                            textcoords="offset points", fontsize=6.5,
-                            color="#222")
-            ax.set_xlim(box[0], box[1])
+            # names in a column right of the box, top to bottom by mean, each joined to its point
+            width = box[1] - box[0]
+            slots = np.linspace(box[3] - dy * 0.5, box[2] + dy * 0.5, max(len(zoom), 2))
+            for slot, (_, r) in zip(slots, zoom.sort_values("mean_guesses", ascending=False).iterrows(),
+                                    strict=False):
+                ax.annotate(f"{int(r['rank'])}. {r['opener'].upper()}  {r['mean_guesses']:.3f}",
+                            (r["avg_eliminated"], r["mean_guesses"]), xytext=(box[1] + width * 0.12, slot),
+                            textcoords="data", fontsize=6.5, va="center", color="#222",
+                            arrowprops={"arrowstyle": "-", "color": "#999", "lw": 0.5})
+            ax.set_xlim(box[0], box[1] + width * 0.75)
             ax.set_ylim(box[2], box[3])
             ax.set_title(f"{_group_label(key)}: zoomed on the best {len(zoom)} "
-                         f"({len(inside)} of {len(g)} openers in view)", fontsize=8)
+                         f"({len(inside)} of {len(g)} openers in the box)", fontsize=8)
             ax.legend(fontsize=6.5, loc="upper left", frameon=False)
             ax.grid(alpha=0.3)
         for ax in axes.flat[len(groups):]:

@@ -70,7 +70,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     out = Path(args.output) if args.output else Path(args.input) / "report"
     files = build_report(args.input, out)
-    print(f"report: {out.resolve()} ({len(files)} files: {', '.join(f.name for f in files)})")
+    page = out.resolve() / "index.html"
+    where = page if page.exists() else out.resolve()
+    print(f"report: {where} ({len(files)} files: {', '.join(f.name for f in files)})")
     return 0
 
 
