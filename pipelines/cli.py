@@ -72,7 +72,31 @@ def run_scores(argv: Sequence[str] | None = None) -> int:
         cfg = dataclasses.replace(cfg, score_openers=cfg.openers)
     res = jobs.run_scores(cfg, beam_args, ns)
     print(jobs.describe(res))
+    if not res.dry_run:
+        print(scores_result(cfg))
     return 0
+
+
+def scores_result(cfg: JobConfig, n: int = 5) -> str:
+    """Where ``pipeline scores`` wrote, and the top ``n`` openers by the table's measures."""
+    from wordle_core.search.openers import top_openers
+    from wordle_core.tables.load import TableError, load_opener_scores
+
+    lex = jobs.lexicon_of(cfg)
+    where = Path(cfg.output).resolve() / "opener_scores"
+    lines = [f"opener_scores: {where}"]
+    try:
+        scores = load_opener_scores(lex, cfg.output)
+    except TableError:  # a partial selection of openers: no whole column to rank
+        return lines[0]
+    measures = (("avg_eliminated", "avg eliminated", "{:,.1f}"), ("entropy", "entropy", "{:.3f} bits"),
+                ("largest", "largest bucket", "{:,.0f}"), ("buckets", "buckets", "{:,.0f}"))
+    for by, label, fmt in measures:
+        words = top_openers(lex, n, by=by, scores=scores)
+        vals = getattr(scores, by)
+        lines.append(f"  top {n} by {label}: " + ", ".join(
+            f"{w.upper()} {fmt.format(float(vals[lex.guess_index[w]]))}" for w in words))
+    return "\n".join(lines)
 
 
 def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:

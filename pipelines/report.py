@@ -564,6 +564,11 @@ def top_table(
     try:
         df = pd.read_csv(p)
     except FileNotFoundError:
+        if p.parent.is_dir() and (p.parent / "opener_scores.csv").exists():
+            raise ReportError(f"{str(p.parent)!r} has first-guess scores only (opener_scores.csv): "
+                              "the ranking needs played games; run `wordle-lab pipeline games` "
+                              "into the same --output, then `wordle-lab report` (or `wordle-lab run`)"
+                              ) from None
         raise ReportError(f"{str(p)!r} does not exist: run `wordle-lab report` "
                           "(or `wordle-lab run`) first") from None
     except (OSError, ValueError, pd.errors.ParserError) as exc:

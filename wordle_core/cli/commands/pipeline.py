@@ -114,8 +114,10 @@ def _proven(args: argparse.Namespace) -> int:
     for r in top:
         print(f"{r['rank']:>4}  {r['opener']:<8} {r['total']:>6} {r['total'] / len(lex.answers):>7.4f}")
     others = len(got.records) - len(got.top)
-    print(f"the {a['wordle_lab.k']}th total is {a['wordle_lab.kth_total']}; the other {others:,} "
-          f"openers are proven worse ({float(a['wordle_lab.cpu_seconds']) / 60:.0f} CPU-min, "
+    k = int(a["wordle_lab.k"])
+    shown = f"the best {len(top)} of the proven top {k}" if len(top) < len(got.top) else f"the proven top {k}"
+    print(f"{shown}; the {k}th total is {a['wordle_lab.kth_total']}, and the {others:,} openers "
+          f"outside the top {k} are proven worse ({float(a['wordle_lab.cpu_seconds']) / 60:.0f} CPU-min, "
           f"{a.get('wordle_lab.collected_at', '?')})")
     return 0
 
@@ -144,8 +146,16 @@ def _exact(args: argparse.Namespace) -> int:
         if not rows:
             print(f"{word}: not computed yet")
             return 0
+    elif args.worst:
+        last = [p for p in places if p.total == places[-1].total]  # the openers tied for last
+        rows = places[-args.top:]
+        if len(last) > args.top:
+            what = "no guaranteed win" if last[0].total is None else f"total {last[0].total:,}"
+            print(f"{len(last):,} openers tie for last place ({what}); the first {args.top} "
+                  f"alphabetically:")
+            rows = last[:args.top]
     else:
-        rows = places[-args.top:] if args.worst else places[:args.top]
+        rows = places[:args.top]
     print(f"{'rank':>6}  {'opener':<8} {'total':>7} {'mean':>7}")
     for r in rows:
         total, mean = (f"{r.total}", f"{r.total / len(lex.answers):.4f}") if r.total is not None \
