@@ -113,6 +113,9 @@ def _show_engine_notes() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:  # no parser to build
+        sys.stdout.write(f"wordle-lab {_version()}\n")
+        return 0
     _show_engine_notes()
     parser = build_parser()
     args = parser.parse_args(argv)
