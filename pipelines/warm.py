@@ -19,7 +19,9 @@ logged and ignored, and a run with a warm cache spends a few seconds in it (abou
 ``configs/full.yaml``: loading the cached code and playing the one opener). Small stages
 skip it (:data:`WARM_MIN` work items) when the cache is warm. Remote workers (Dataflow, a
 Dask cluster elsewhere) have their own disks; warming here would not reach them, so only
-local runs warm.
+local runs warm. Each remote worker process pays the compile once, on its first elements:
+for ``configs/default.yaml``'s strategies and modes about two CPU-minutes from a cold
+cache (the same work as the warm-up; loading the cached code later takes seconds).
 
 When the cache is cold (:func:`cache_is_cold`) the warm-up is a step of its own, shown
 before any stage's ETA: ``compiling kernels, once: N of M (entropy, hard mode)``, one

@@ -31,9 +31,12 @@ def test_play_one_plays_the_stage_work_for_one_opener():
     played, process = [], fn.process
     fn.process = lambda element: (played.append(element), process(element))[1]
     warm.play_one(fn)
-    # both modes were played, one opener (the worker then keeps the caches of the mode
-    # it played last: `default`'s hard-mode memo holds positions)
-    assert [h for _, h in played] == [False, True] and len({r for r, _ in played}) == 1
+    # both modes were played, one opener, one step per strategy and mode plus the hard-mode
+    # verdict (the steps the cold-cache line counts); the worker then keeps the caches of the
+    # mode it played last: `default`'s hard-mode memo holds positions
+    assert [h for _, h in played] == [h for h, _ in warm.warm_steps(fn)] == [False, False, True, True, True]
+    assert len({r for r, _ in played}) == 1
+    assert fn.strategies == ["default", "entropy"]  # restored after the steps
     assert fn.strats[("default", True)].memo_size() > 0
     assert fn.progress_dir is None
 
