@@ -71,15 +71,17 @@ KERNEL_MODULES = ("buckets", "greedy", "walk", "hard", "exact")  # wordle_core/k
 
 
 def kernel_cache_dir() -> Path:
-    """Where numba caches the kernels: ``$NUMBA_CACHE_DIR`` (mirroring the source tree),
-    else ``__pycache__`` beside ``wordle_core/kernels``."""
+    """Where numba caches the kernels: under ``$NUMBA_CACHE_DIR`` when set (numba's
+    ``<dir name>_<sha1 of the directory>``), else ``__pycache__`` beside ``wordle_core/kernels``."""
+    import hashlib
+
     import wordle_core
 
-    kernels = Path(wordle_core.__file__).resolve().parent / "kernels"
+    kernels = os.path.abspath(os.path.join(os.path.dirname(wordle_core.__file__), "kernels"))
     env = os.environ.get("NUMBA_CACHE_DIR")
     if env:
-        return Path(env) / kernels.relative_to(kernels.anchor) / "__pycache__"
-    return kernels / "__pycache__"
+        return Path(env) / f"kernels_{hashlib.sha1(kernels.encode()).hexdigest()}"
+    return Path(kernels) / "__pycache__"
 
 
 def cache_is_cold(directory: Path | None = None) -> bool:
