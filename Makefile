@@ -26,13 +26,16 @@ run: $(STAMP)
 test: $(DEV_STAMP)
 	$(PY) -m pytest -q
 
+# ruff, then mypy over wordle_core and pipelines ([tool.mypy] in pyproject.toml: strict on
+# the public API, wordle_core.api)
 lint: $(DEV_STAMP)
 	$(VENV)/bin/ruff check wordle_core pipelines tests benchmarks
+	$(VENV)/bin/mypy
 
-# The engine's figures; the pipeline, exact, hard and solver benchmarks take arguments
-# (see each script's docstring) and some run for minutes.
+# The engine's quick figures; `$(PY) benchmarks/harness.py --list` shows every case
+# (docs/benchmarks.md), `--compare REV` measures REV against this tree.
 bench: $(STAMP)
-	for f in matrix simulate strategies eliminated; do $(PY) benchmarks/bench_$$f.py || exit 1; done
+	$(PY) benchmarks/harness.py matrix simulate strategies kt-eliminated
 
 # numba's cache checks only each compiled function's own file, not its callees' files
 clean-kernels:

@@ -28,6 +28,7 @@ import yaml
 
 from wordle_core.errors import WordleError
 from wordle_core.files import read_text
+from wordle_core.game.lexicon import DEFAULT_LEXICON
 
 from .schemas import TABLES
 
@@ -81,7 +82,7 @@ def _short_list(words: tuple[str, ...]) -> str:
 class JobConfig:
     """Everything a job computes. Defaults are a small, quick job."""
 
-    lexicon: str = "wordle"
+    lexicon: str = DEFAULT_LEXICON
     output: str = "outputs/run"
     openers: OpenerSelection = field(default_factory=OpenerSelection)
     score_openers: OpenerSelection = field(default_factory=OpenerSelection)

@@ -58,7 +58,8 @@ class GenerationError(WordleError):
 
 def config_hash(cfg: Any, *extra: Any) -> str:
     """Hash of everything a job computes (the config minus where it writes), plus ``extra``."""
-    fields = dataclasses.asdict(cfg) if dataclasses.is_dataclass(cfg) else dict(cfg)
+    fields = (dataclasses.asdict(cfg) if dataclasses.is_dataclass(cfg) and not isinstance(cfg, type)
+              else dict(cfg))
     for k in ("output", "source", "top_report"):
         fields.pop(k, None)
     blob = json.dumps([fields, list(extra)], sort_keys=True, default=str)

@@ -101,7 +101,7 @@ def run_scores(cfg: JobConfig, beam_args: list[str], ns: Any = None, *, gen: Gen
     """``opener_scores`` for ``cfg.score_openers`` (default all), vectorised in blocks, resumable."""
     lex = lexicon_of(cfg)
     own = gen is None
-    if own:
+    if gen is None:
         gen = open_generation(cfg, ns, beam_args, "scores")
     work, store, stage = score_stage(cfg, lex, gen)
     spec = transforms.LexiconSpec.of(lex)
@@ -152,7 +152,7 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
     if rows is None:
         rows = select_rows(lex, cfg.openers, cfg.output)
     own = gen is None
-    if own:
+    if gen is None:
         gen = open_generation(cfg, ns, beam_args, "play:" + ",".join(tables))
     label, play = play_transform(transforms.LexiconSpec.of(lex), rows, cfg, tables,
                                  getattr(ns, "matrix_path", None))

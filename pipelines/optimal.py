@@ -56,7 +56,7 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, cast
 
 import apache_beam as beam
 import fastavro
@@ -120,7 +120,7 @@ def part_records(path: str) -> list[dict[str, Any]] | None:
     file is recomputed, never trusted)."""
     try:
         with FileSystems.open(path, compression_type="uncompressed") as fh:
-            return list(fastavro.reader(io.BytesIO(fh.read())))
+            return cast("list[dict[str, Any]]", list(fastavro.reader(io.BytesIO(fh.read()))))
     except Exception:
         return None
 
@@ -266,7 +266,7 @@ def ranking_csv(records: list[dict[str, Any]]) -> str:
     return text.getvalue()
 
 
-SHIP_SCHEMA = fastavro.parse_schema({
+SHIP_SCHEMA: dict[str, Any] = fastavro.parse_schema({  # type: ignore[assignment]
     "type": "record", "name": "ShippedOptimal", "namespace": "org.wordlelab.v1",
     "doc": "Proven fewest total guesses per opener (wordle_core/data/exact/README.md).",
     "fields": [
@@ -485,6 +485,6 @@ def _run(ns, beam_args, config_from, execute) -> int:
 
 if __name__ == "__main__":
     # through the package module, so workers unpickle pipelines.optimal.Part (not __main__.Part)
-    from pipelines.optimal import run as _run
+    from pipelines.optimal import run as run_packaged
 
-    raise SystemExit(_run())
+    raise SystemExit(run_packaged())

@@ -24,7 +24,7 @@ DASK_RUNNER = "apache_beam.runners.dask.dask_runner.DaskRunner"
 def add_job_args(p: argparse.ArgumentParser, *, play: bool = True) -> None:
     """Our flags; each overrides the config key of the same name."""
     p.add_argument("--config", metavar="YAML", help="job config (see configs/); flags override it")
-    p.add_argument("--lexicon", help="built-in lexicon name (default wordle)")
+    p.add_argument("--lexicon", help="built-in lexicon name (default nyt2023, today's NYT game)")
     p.add_argument("--output", metavar="DIR", help="output directory (tables go to DIR/<table>/)")
     p.add_argument("--openers", help="all | w1,w2 | top:N[:MEASURE][+w1,w2]")
     if play:
@@ -73,7 +73,7 @@ def _beam_parser() -> argparse.ArgumentParser:
         seen.add(cls)
         stack.extend(cls.__subclasses__())
         with contextlib.suppress(argparse.ArgumentError):  # an option two classes define
-            cls._add_argparse_args(parser)
+            cls._add_argparse_args(parser)  # type: ignore[arg-type]  # (Beam types its own parser)
     return parser
 
 

@@ -43,7 +43,7 @@ import pandas as pd
 from wordle_core.errors import WordleError
 from wordle_core.tables.frames import game_path, read_table, tables_in
 
-from .report_html import GROUP, group_order
+from .report_html import GROUP, group_order, sorted_groups
 
 # measure -> (column, higher is better)
 MEASURES = {
@@ -263,7 +263,7 @@ def plots(summaries: pd.DataFrame, ranks: pd.DataFrame, top: int = 5) -> dict[st
 
     hist_cols = [c for c in ranks.columns if c.startswith("solved_in_")] + ["unsolved"]
     limit = len(hist_cols) - 1
-    groups = sorted(ranks.groupby(GROUP).groups, key=group_order)
+    groups = sorted_groups(ranks)
     by_group = {key: g for key, g in ranks.groupby(GROUP)}
     modes = len({key[2] for key in groups})  # one column per mode: normal, then hard
     out: dict[str, bytes] = {}
@@ -424,7 +424,7 @@ def optimal_values(input_dir: str | Path) -> dict[tuple[str, str, str], int]:
             continue
         total = rec.get("total")
         proven_none = total is None or total != total  # null (NaN in pandas): no win exists
-        out[(rec["lexicon"], rec["mode"], rec["opener"])] = -1 if proven_none else int(total)
+        out[(rec["lexicon"], rec["mode"], rec["opener"])] = -1 if proven_none or total is None else int(total)
     return out
 
 
@@ -458,7 +458,7 @@ def proven_rankings(ranks: pd.DataFrame) -> list[dict[str, Any]]:
                             key=lambda k: group_order((k[0], "", k[1]))):
         lexicon = load_lexicon(lex) if lex in BUILTINS else None
         got = shipped_rank(lexicon, mode) if lexicon is not None else None
-        if got is None:
+        if got is None or lexicon is None:
             continue
         proofs: dict[str, int] = {}
         for r in got.records:
@@ -590,7 +590,7 @@ def top_table(
             key = (key[0], key[1], "normal")
     g = df[(df["lexicon"] == key[0]) & (df["strategy"] == key[1]) & (df["mode"] == key[2])]
     g = g.sort_values([f"rank_{by}", "rank_mean", "opener"]).head(top)
-    return g, key  # type: ignore[return-value]
+    return g, key
 
 
 def format_top(g: pd.DataFrame, key: tuple[str, str, str], by: str) -> str:

@@ -26,7 +26,7 @@ import gzip
 import html
 import json
 from importlib import resources
-from typing import Any
+from typing import Any, cast
 
 import pandas as pd
 
@@ -87,12 +87,17 @@ def group_order(key: tuple) -> tuple:
     return (key[0], key[1], {"normal": 0, "hard": 1}.get(key[2], 2), key[2])
 
 
+def sorted_groups(frame: pd.DataFrame) -> list[tuple[Any, ...]]:
+    """The frame's (lexicon, strategy, mode) groups in :func:`group_order`."""
+    return sorted(cast("list[tuple[Any, ...]]", list(frame.groupby(GROUP).groups)), key=group_order)
+
+
 def report_data(ranks: pd.DataFrame, summaries: pd.DataFrame, verdicts: pd.DataFrame | None,
                 hard_summary: pd.DataFrame | None, optimal: dict[tuple[str, str, str], int] | None,
                 title: str, proven: list[dict[str, Any]] | None = None) -> dict[str, Any]:
     """The JSON the page reads (see the module doc); ``ranks`` is ``rankings.csv``'s frame."""
     hist_cols = [c for c in ranks.columns if c.startswith("solved_in_")] + ["unsolved"]
-    groups = sorted(ranks.groupby(GROUP).groups, key=group_order)
+    groups = sorted_groups(ranks)
     gidx = {g: i for i, g in enumerate(groups)}
     words: dict[str, int] = {}
 
@@ -130,6 +135,7 @@ def report_data(ranks: pd.DataFrame, summaries: pd.DataFrame, verdicts: pd.DataF
     games_per_group = [int(ranks.loc[ranks["gidx_"] == i, "games"].iloc[0]) for i in range(len(groups))]
     hard_list = []
     if hard_summary is not None:
+        h: Any  # (a row: its fields are whatever pandas holds)
         for h in hard_summary.itertuples(index=False):
             hard_list.append({"lexicon": h.lexicon, "verdict": h.verdict, "openers": int(h.openers),
                               "of": int(h.of), "words": str(h.words).split()})

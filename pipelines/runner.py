@@ -140,7 +140,7 @@ def local_workers() -> Iterator[None]:
                                     if not k.startswith("__")})
     shim.Popen = _WorkerPopen
     old = local_job_service.subprocess
-    local_job_service.subprocess = shim
+    local_job_service.subprocess = shim  # type: ignore[assignment]  # (a stand-in module)
     old_hook = threading.excepthook
 
     def hook(args: Any) -> None:

@@ -13,7 +13,7 @@ byte-identical across runs and runners.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 import fastavro
 
@@ -179,7 +179,7 @@ TABLES = tuple(_RAW)
 
 def _parse(raw: dict[str, Any]) -> dict[str, Any]:
     # A fresh named-type registry per table: GAME is defined inside two tables.
-    return fastavro.parse_schema(raw, named_schemas={})
+    return cast("dict[str, Any]", fastavro.parse_schema(raw, named_schemas={}))
 
 
 SCHEMAS: dict[str, dict[str, Any]] = {name: _parse(raw) for name, raw in _RAW.items()}

@@ -17,7 +17,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 API_MODULES = ["wordle_core", "wordle_core.api", "wordle_core.api.feedback", "wordle_core.api.position",
-               "wordle_core.api.analysis", "wordle_core.search.exact", "wordle_core.search.hard",
+               "wordle_core.api.analysis", "wordle_core.api.ranking", "wordle_core.search.exact",
+               "wordle_core.search.hard",
                "wordle_core.tables.exact", "wordle_core.tables.verdicts"]
 README_SECTION = "## Python API"
 MIN_README_EXAMPLES = 20  # the section must not silently lose its examples

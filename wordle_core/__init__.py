@@ -5,7 +5,9 @@ The API takes and returns words (python-chess style)::
     >>> import wordle_core as wl
     >>> wl.score("speed", "abide")
     Feedback('bbyby')
-    >>> wl.Position([("salet", "bybgb")]).candidates[:3]
+    >>> wl.Position([("salet", "bybgb")]).candidates[:3]  # today's NYT game, nyt2023
+    ('abbey', 'ached', 'added')
+    >>> wl.Position([("salet", "bybgb")], lexicon="wordle").candidates[:3]  # the 2021 game
     ('abbey', 'agree', 'aider')
 
 See :mod:`wordle_core.api` and the README's "Python API" section. The engine below it
@@ -25,14 +27,17 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time __getattr__
         HardVerdict,
         Optimum,
         Position,
+        RankedOpener,
         SimulationResult,
         StrategyInfo,
         Turn,
         best_guesses,
         candidates,
+        exact_ranking,
         hard_verdict,
         list_strategies,
         optimal,
+        proven_ranking,
         read_table,
         score,
         simulate,
@@ -67,6 +72,7 @@ _EXPORTS: dict[str, str] = {
     "Lexicon": "wordle_core.game.lexicon",
     "Optimum": "wordle_core.api",
     "Position": "wordle_core.api",
+    "RankedOpener": "wordle_core.api",
     "SimulationResult": "wordle_core.api",
     "StrategyInfo": "wordle_core.api",
     "Turn": "wordle_core.api",
@@ -77,10 +83,12 @@ _EXPORTS: dict[str, str] = {
     "WrongLengthError": "wordle_core.errors",
     "best_guesses": "wordle_core.api",
     "candidates": "wordle_core.api",
+    "exact_ranking": "wordle_core.api",
     "hard_verdict": "wordle_core.api",
     "list_strategies": "wordle_core.api",
     "load_lexicon": "wordle_core.game.lexicon",
     "optimal": "wordle_core.api",
+    "proven_ranking": "wordle_core.api",
     "parse_feedback": "wordle_core.game.feedback",
     "pattern_matrix": "wordle_core.game.matrix",
     "pattern_to_emoji": "wordle_core.game.feedback",
@@ -117,6 +125,7 @@ __all__ = [
     "Lexicon",
     "Optimum",
     "Position",
+    "RankedOpener",
     "SimulationResult",
     "StrategyInfo",
     "Turn",
@@ -127,6 +136,7 @@ __all__ = [
     "WrongLengthError",
     "best_guesses",
     "candidates",
+    "exact_ranking",
     "hard_verdict",
     "list_strategies",
     "load_lexicon",
@@ -135,6 +145,7 @@ __all__ = [
     "pattern_matrix",
     "pattern_to_emoji",
     "pattern_to_str",
+    "proven_ranking",
     "read_table",
     "resolve_lexicon",
     "score",

@@ -29,7 +29,16 @@ class LexiconFileError(WordleError):
 
 
 class UnknownWordError(WordleError):
-    """A word that the lexicon does not accept as a guess."""
+    """A word that the lexicon does not accept as a guess (``as_answer``: nor as an answer).
+
+    ``word`` is the word as the lexicon spells it (None when not known), so a command
+    can say which other game accepts it.
+    """
+
+    def __init__(self, message: str, word: str | None = None, *, as_answer: bool = False) -> None:
+        super().__init__(message)
+        self.word = word
+        self.as_answer = as_answer
 
 
 class WrongLengthError(WordleError):

@@ -8,13 +8,13 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 
 
-def atomic_write_bytes(path: Path, data: bytes, *, fsync: bool = False) -> None:
+def atomic_write_bytes(path: str | Path, data: bytes, *, fsync: bool = False) -> None:
     """Write ``data`` to ``path`` so that readers see the old file or the whole new one."""
     atomic_write_parts(path, [data], fsync=fsync)
 
 
 def atomic_write_parts(
-    path: Path,
+    path: str | Path,
     parts: Iterable[bytes | memoryview],
     *,
     fsync: bool = False,
@@ -71,7 +71,7 @@ def read_text(path: str | Path, what: str, error: type[Exception]) -> str:
         raise error(f"cannot read {what} {str(p)!r}: {exc}") from None
 
 
-def atomic_write_text(path: Path, text: str) -> None:
+def atomic_write_text(path: str | Path, text: str) -> None:
     atomic_write_bytes(path, text.encode("utf-8"))
 
 

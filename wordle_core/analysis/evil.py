@@ -30,6 +30,7 @@ from __future__ import annotations
 import math
 import sys
 import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -166,7 +167,7 @@ class _Search:
         bmax = min(bmax, int(stats.buckets.max()))
         order = np.lexsort((rows, ~is_cand[rows], stats.largest))
         seen: set[bytes] = set()
-        it = order
+        it: Iterable[int] = order
         if top and self.progress:
             from tqdm import tqdm
 

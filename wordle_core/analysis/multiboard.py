@@ -25,7 +25,9 @@ from __future__ import annotations
 
 import time
 from collections import Counter, OrderedDict
+from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -214,7 +216,7 @@ def simulate_multi(
     lexicon: Lexicon, boards: int, games: int = 1000, seed: int = 0, opener: str | None = "salet",
     limit: int | None = None, strategy: str = "multi-entropy", matrix: np.ndarray | None = None,
     progress: bool = False,
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """Play ``games`` seeded N-board games; mean guesses, failure rate, distribution, time."""
     limit = default_limit(boards) if limit is None else limit
     if opener and opener not in lexicon.guess_index:
@@ -224,7 +226,7 @@ def simulate_multi(
     mat = pattern_matrix(lexicon) if matrix is None else matrix
     lengths = np.zeros(games, dtype=np.int32)
     t0 = time.perf_counter()
-    it = range(games)
+    it: Iterable[int] = range(games)
     if progress:
         from tqdm import tqdm
 

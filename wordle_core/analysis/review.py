@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import asdict, dataclass
+from typing import Any, cast
 
 import numpy as np
 
@@ -177,7 +178,7 @@ def format_review(review: dict[str, object]) -> str:
     mode = "hard" if review["hard"] else "normal"
     head = f"{review['lexicon']} · best = {review['strategy']} · {mode} mode"
     lines.append(head)
-    for s in review["steps"]:  # type: ignore[union-attr]
+    for s in cast("list[dict[str, Any]]", review["steps"]):
         best = "(the best guess)" if s["guess"] == s["best_guess"] else f"best {s['best_guess'].upper()}"
         lines.append(
             f"{s['turn']}. {s['guess'].upper()} {s['feedback']}  skill {s['skill']:>2}  luck {s['luck']:>2}  "

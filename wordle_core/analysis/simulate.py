@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import time
 from collections import Counter
+from typing import Any
 
 import numpy as np
 
@@ -43,7 +44,7 @@ def simulate(
     tree: Tree | None = None,
     max_guess_words: int = 14,
     **options: object,
-) -> tuple[dict[str, object], Tree]:
+) -> tuple[dict[str, Any], Tree]:
     """Play every answer; return (report, tree).
 
     ``options`` go to the strategy (:func:`~wordle_core.strategies.get_strategy`); an
@@ -62,7 +63,7 @@ def simulate(
     return report_from_tree(tree, build_s, max_guess_words), tree
 
 
-def report_from_tree(tree: Tree, build_seconds: float = 0.0, max_guess_words: int = 14) -> dict[str, object]:
+def report_from_tree(tree: Tree, build_seconds: float = 0.0, max_guess_words: int = 14) -> dict[str, Any]:
     """"Wordle Solver KT"'s solve-all report of a built tree (keys in the module docstring)."""
     lex = tree.lexicon
     answers = tree.answers

@@ -7,6 +7,8 @@
   (:func:`list_strategies` lists the names);
 * :func:`simulate` -> :class:`SimulationResult`; :func:`optimal` -> :class:`Optimum`;
   :func:`hard_verdict` -> :class:`HardVerdict`;
+* :func:`proven_ranking` / :func:`exact_ranking` -> lists of :class:`RankedOpener`, from
+  the tables shipped with the package;
 * :func:`read_table` -> a pandas DataFrame of a pipeline run's table (the one
   implementation, :func:`wordle_core.tables.frames.read_table`, re-exported).
 
@@ -35,6 +37,7 @@ from wordle_core.api.position import (
     candidates,
     list_strategies,
 )
+from wordle_core.api.ranking import RankedOpener, exact_ranking, proven_ranking
 from wordle_core.tables.frames import read_table
 
 __all__ = [
@@ -46,15 +49,18 @@ __all__ = [
     "LexiconLike",
     "Optimum",
     "Position",
+    "RankedOpener",
     "SimulationResult",
     "StrategyInfo",
     "Turn",
     "as_lexicon",
     "best_guesses",
     "candidates",
+    "exact_ranking",
     "hard_verdict",
     "list_strategies",
     "optimal",
+    "proven_ranking",
     "read_table",
     "score",
     "simulate",

@@ -6,8 +6,8 @@ dataclass with ``to_dict()`` (snake_case keys). The engine modules are imported 
 function is first called, so ``import wordle_core`` stays fast.
 
 The examples use a 101-answer slice of Wordle (every 23rd answer, which are also
-its only guesses) so that they run in milliseconds; the default ``lexicon="wordle"``
-plays the real game::
+its only guesses) so that they run in milliseconds; the default lexicon, ``nyt2023``,
+plays today's NYT game (``lexicon="wordle"`` the original one)::
 
     >>> from wordle_core import Lexicon, load_lexicon
     >>> small = Lexicon.build("wordle-101", load_lexicon("wordle").answers[::23])
@@ -23,6 +23,7 @@ from typing import TYPE_CHECKING
 from wordle_core.api.feedback import Feedback, LexiconLike, as_lexicon
 from wordle_core.api.position import Turn
 from wordle_core.errors import WordleError
+from wordle_core.game.lexicon import DEFAULT_LEXICON
 from wordle_core.game.matrix import pattern_matrix
 
 if TYPE_CHECKING:
@@ -97,7 +98,7 @@ class SimulationResult:
         }
 
 
-def simulate(opener: str | None = None, strategy: str = "entropy", lexicon: LexiconLike = "wordle",
+def simulate(opener: str | None = None, strategy: str = "entropy", lexicon: LexiconLike = DEFAULT_LEXICON,
              hard: bool = False, *, worst: int = 5) -> SimulationResult:
     """Play every answer from ``opener`` with ``strategy``; summarise the games.
 
@@ -122,21 +123,21 @@ def simulate(opener: str | None = None, strategy: str = "entropy", lexicon: Lexi
     lex = as_lexicon(lexicon)
     first = lex.normalise(opener) if opener is not None else None
     report, tree = run(lex, strategy, first, hard, pattern_matrix(lex), max_guess_words=max(worst, 14))
-    words: list[str] = list(report["maxGuessWords"])  # type: ignore[call-overload]
+    words: list[str] = list(report["maxGuessWords"])
     lengths = tree.lengths()
     hist: dict[int, int] = {}
     for n in sorted(int(x) for x in lengths):
         hist[n] = hist.get(n, 0) + 1
     return SimulationResult(
         lexicon=lex.name, strategy=str(report["strategy"]), opener=str(report["opener"]), hard=hard,
-        games=int(report["totalCount"]),  # type: ignore[call-overload]
-        total=int(report["totalGuesses"]),  # type: ignore[call-overload]
-        mean=float(report["meanGuesses"]),  # type: ignore[arg-type]
-        max_guesses=int(report["maxGuesses"]),  # type: ignore[call-overload]
-        failures=int(report["failures"]),  # type: ignore[call-overload]
+        games=int(report["totalCount"]),
+        total=int(report["totalGuesses"]),
+        mean=float(report["meanGuesses"]),
+        max_guesses=int(report["maxGuesses"]),
+        failures=int(report["failures"]),
         histogram=hist,
         worst_games=tuple(_game(tree, lex.answer_index[w]) for w in words[:worst]),
-        seconds=float(report["buildSeconds"]),  # type: ignore[arg-type]
+        seconds=float(report["buildSeconds"]),
         report=report, tree=tree,
     )
 
@@ -185,18 +186,18 @@ class Optimum:
                 "cpu_seconds": self.cpu_seconds, "source": self.source}
 
 
-def optimal(opener: str, lexicon: LexiconLike = "wordle", hard: bool = False, *, pool: str = "all",
+def optimal(opener: str, lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = False, *, pool: str = "all",
             max_guesses: int | None = None, search: bool = False) -> Optimum:
     """Prove the optimum for ``opener``: the exact search over every strategy.
 
     ``pool="answers"`` restricts every guess to possible answers; ``max_guesses``
     overrides the lexicon's guess limit. SALET on the full Wordle proves 7,920 in
-    normal mode (a few seconds) and 8,122 in hard mode. For the built-in ``wordle``
-    lists, with every guess allowed and the usual limit, the answer comes from the
-    shipped table of exact totals when it has the opener (``source == "shipped
-    table"``), unless ``search`` asks for the search itself.
+    normal mode (a few seconds) and 8,122 in hard mode. For a built-in game whose
+    table of exact totals ships with the package (``wordle`` today), with every guess
+    allowed and the usual limit, the answer comes from that table when it has the
+    opener (``source == "shipped table"``), unless ``search`` asks for the search itself.
 
-    >>> o = optimal("salet")
+    >>> o = optimal("salet", lexicon="wordle")
     >>> o.total, o.source
     (7920, 'shipped table')
 
@@ -262,7 +263,7 @@ class HardVerdict:
                 "seconds": self.seconds, "nodes": self.nodes, "source": self.source}
 
 
-def hard_verdict(opener: str, lexicon: LexiconLike = "wordle", *, budget: int | None = None,
+def hard_verdict(opener: str, lexicon: LexiconLike = DEFAULT_LEXICON, *, budget: int | None = None,
                  search: bool = False) -> HardVerdict:
     """Decide whether ``opener`` can guarantee a win in hard mode (exact AND-OR search).
 
@@ -296,5 +297,4 @@ def hard_verdict(opener: str, lexicon: LexiconLike = "wordle", *, budget: int | 
     else:
         res = decide(lex, row, pattern_matrix(lex), node_budget=budget)
     return HardVerdict(lexicon=lex.name, opener=str(res["opener"]), verdict=str(res["verdict"]),
-                       seconds=float(res["seconds"]),  # type: ignore[arg-type]
-                       nodes=int(res["nodes"]))  # type: ignore[call-overload]
+                       seconds=float(res["seconds"]), nodes=int(res["nodes"]))

@@ -19,7 +19,7 @@ from typing import NamedTuple
 from wordle_core.api.feedback import Feedback, LexiconLike, as_lexicon
 from wordle_core.errors import FeedbackError, WordleError
 from wordle_core.game.feedback import parse_feedback
-from wordle_core.game.lexicon import Lexicon
+from wordle_core.game.lexicon import DEFAULT_LEXICON, Lexicon
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.state import GameState, parse_history
 
@@ -50,20 +50,25 @@ class Position:
     or a history no answer fits raises a :class:`~wordle_core.errors.WordleError`
     subclass with one clear line.
 
+    The game is today's NYT game (``nyt2023``) unless ``lexicon`` names another:
+
     >>> pos = Position([("salet", "bybgb")])
     >>> pos
-    Position('salet:bybgb', lexicon='wordle', hard=False)
-    >>> pos.remaining, pos.candidates
-    (7, ('abbey', 'agree', 'aider', 'amber', 'anger', 'annex', 'apnea'))
+    Position('salet:bybgb', lexicon='nyt2023', hard=False)
+    >>> pos.remaining, pos.candidates[:4]
+    (19, ('abbey', 'ached', 'added', 'adder'))
     >>> pos.play("borna", "ybyby").candidates
     ('amber',)
-    >>> Position("salet:bybgb,crony:bbbbb").remaining
+    >>> Position([("salet", "bybgb")], lexicon="wordle").remaining
+    7
+    >>> Position("salet:bybgb,crony:bbbbb", lexicon="wordle").remaining
     Traceback (most recent call last):
     ...
     wordle_core.errors.InconsistentHistoryError: no wordle answer fits crony:bbbbb after the earlier feedback
     """
 
-    def __init__(self, history: History = (), *, lexicon: LexiconLike = "wordle", hard: bool = False) -> None:
+    def __init__(self, history: History = (), *, lexicon: LexiconLike = DEFAULT_LEXICON,
+                 hard: bool = False) -> None:
         lex = as_lexicon(lexicon)
         state = GameState.new(lex, hard, pattern_matrix(lex))
         for word, fb in _pairs(history):
@@ -183,7 +188,7 @@ class Position:
         """Shortcut for :func:`wordle_core.best_guesses` on this position.
 
         >>> [g.word for g in Position("salet:bybgb").best_guesses(n=3)]
-        ['borna', 'dorba', 'ender']
+        ['mudir', 'murid', 'bider']
         """
         return best_guesses(self, strategy=strategy, n=n)
 
@@ -192,7 +197,7 @@ class Position:
         """JSON-ready summary (snake_case keys).
 
         >>> Position("salet:bybgb,borna:ybyby").to_dict()  # doctest: +NORMALIZE_WHITESPACE
-        {'lexicon': 'wordle', 'hard': False,
+        {'lexicon': 'nyt2023', 'hard': False,
          'history': [{'guess': 'salet', 'feedback': 'bybgb'}, {'guess': 'borna', 'feedback': 'ybyby'}],
          'remaining': 1, 'candidates': ['amber'], 'solved': False}
         """
@@ -218,14 +223,14 @@ class Position:
         return f"Position({hist!r}, lexicon={self.lexicon.name!r}, hard={self.hard})"
 
 
-def candidates(history: History | Position = (), *, lexicon: LexiconLike = "wordle",
+def candidates(history: History | Position = (), *, lexicon: LexiconLike = DEFAULT_LEXICON,
                hard: bool = False) -> list[str]:
     """The answers still possible after ``history`` (or in a :class:`Position`).
 
     >>> candidates([("salet", "bybgb"), ("borna", "ybyby")])
     ['amber']
-    >>> len(candidates())
-    2315
+    >>> len(candidates()), len(candidates(lexicon="wordle"))
+    (3158, 2315)
     """
     pos = history if isinstance(history, Position) else Position(history, lexicon=lexicon, hard=hard)
     return list(pos.candidates)
@@ -253,8 +258,8 @@ class GuessScore:
         """JSON-ready form (the field names as keys).
 
         >>> best_guesses(Position("salet:bybgb"), n=1)[0].to_dict()  # doctest: +NORMALIZE_WHITESPACE
-        {'word': 'borna', 'entropy_bits': 2.8074, 'expected_size': 1.0, 'largest_bucket': 1,
-         'buckets': 7, 'is_candidate': False, 'is_pick': True}
+        {'word': 'mudir', 'entropy_bits': 3.9977, 'expected_size': 1.316, 'largest_bucket': 3,
+         'buckets': 17, 'is_candidate': False, 'is_pick': True}
         """
         return asdict(self)
 
@@ -273,9 +278,11 @@ def best_guesses(position: Position | History, strategy: str = "entropy", n: int
 
     >>> for g in best_guesses([("salet", "bybgb")], n=3):
     ...     print(g.word, g.entropy_bits, g.expected_size, g.largest_bucket, g.is_candidate)
-    borna 2.8074 1.0 1 False
-    dorba 2.8074 1.0 1 False
-    ender 2.8074 1.0 1 False
+    mudir 3.9977 1.316 3 False
+    murid 3.8924 1.421 3 False
+    bider 3.8269 1.421 2 False
+    >>> [g.word for g in best_guesses(Position("salet:bybgb", lexicon="wordle"), n=3)]
+    ['borna', 'dorba', 'ender']
     >>> best_guesses("crane:ggggg")
     []
     """

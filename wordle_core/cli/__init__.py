@@ -119,7 +119,23 @@ def main(argv: list[str] | None = None) -> int:
     _show_engine_notes()
     parser = build_parser()
     args = parser.parse_args(argv)
-    return one_line_errors(lambda: args.func(args), parser.prog)
+    return one_line_errors(lambda: _run_with_hints(args), parser.prog)
+
+
+def _run_with_hints(args: argparse.Namespace) -> int | None:
+    """Run the command; a history or word the chosen game rejects but another built-in
+    game accepts gets one line naming that game (:func:`wordle_core.cli.common.elsewhere`)."""
+    from wordle_core.errors import InconsistentHistoryError, UnknownWordError
+
+    try:
+        return args.func(args)
+    except (InconsistentHistoryError, UnknownWordError) as exc:
+        from wordle_core.cli.common import elsewhere
+
+        hint = elsewhere(args, exc)
+        if hint is None:
+            raise
+        raise type(exc)(hint) from None
 
 
 def entry() -> None:

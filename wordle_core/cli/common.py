@@ -7,7 +7,7 @@ import json
 import os
 import sys
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -116,6 +116,28 @@ def lexicon_from(args: argparse.Namespace) -> Lexicon:
     return resolve_lexicon(args.lexicon, getattr(args, "answers", None), getattr(args, "guesses", None))
 
 
+def elsewhere(args: argparse.Namespace, exc: Exception) -> str | None:
+    """The line that names another built-in game where the command's history (or the word
+    ``exc`` is about) fits, when the chosen game rejected it; None when none fits.
+
+    Only for a game chosen by ``--lexicon`` (not ``--answers`` files).
+    """
+    from wordle_core.errors import UnknownWordError, WordleError
+    from wordle_core.game.state import answers_fitting, history_hint, parse_history, word_hint
+
+    if getattr(args, "answers", None) or not getattr(args, "lexicon", None):
+        return None
+    try:
+        lex = lexicon_from(args)
+        history = parse_history(args.history) if getattr(args, "history", None) else []
+    except WordleError:
+        return None
+    hint = history_hint(lex, history) if history and not answers_fitting(lex, history) else None
+    if hint is None and isinstance(exc, UnknownWordError) and exc.word:
+        hint = word_hint(lex, exc.word, as_answer=exc.as_answer)
+    return hint
+
+
 def matrix_for(lexicon: Lexicon) -> np.ndarray:
     return pattern_matrix(lexicon)
 
@@ -209,7 +231,7 @@ def found_opener_scores(lex: Lexicon) -> OpenerScores | None:
     return find_opener_scores(lex, outputs_dir())
 
 
-def strategy_tables(name: str, lex: Lexicon) -> dict[str, object]:
+def strategy_tables(name: str, lex: Lexicon) -> dict[str, Any]:
     """Options carrying the offline tables strategy ``name`` reads (``Strategy.tables``) that were found."""
     from wordle_core.strategies import get_strategy
 

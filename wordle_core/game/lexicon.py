@@ -154,7 +154,7 @@ class Lexicon:
                 f"{word!r} has {len(w)} characters; {self.name} words have {self.length}"
             )
         if w not in self.guess_index:
-            raise UnknownWordError(f"{word!r} is not an allowed guess in {self.name}")
+            raise UnknownWordError(f"{word!r} is not an allowed guess in {self.name}", w.lower())
         return w
 
     def guess_id(self, word: str) -> int:
@@ -163,7 +163,8 @@ class Lexicon:
     def answer_id(self, word: str) -> int:
         w = self.normalise(word)
         if w not in self.answer_index:
-            raise UnknownWordError(f"{word!r} is a valid guess but never an answer in {self.name}")
+            raise UnknownWordError(f"{word!r} is a valid guess but never an answer in {self.name}", w,
+                                   as_answer=True)
         return self.answer_index[w]
 
     def info(self) -> dict[str, object]:
@@ -205,7 +206,7 @@ def _data(name: str) -> list[str]:
 def _wordle() -> Lexicon:
     return Lexicon.build(
         "wordle", _data("wordle-answers-2315.txt"), _data("wordle-allowed-12972.txt"),
-        description="original Wordle: 2,315 answers, 12,972 guesses (the default)",
+        description="original Wordle of 2021: 2,315 answers, 12,972 guesses",
     )
 
 
@@ -226,7 +227,7 @@ def _nyt14855() -> Lexicon:
 def _nyt2023() -> Lexicon:
     return Lexicon.build(
         "nyt2023", _data("nyt-answers-3158-2023.txt"), _data("nyt-allowed-14855.txt"),
-        description="today's NYT game: 3,158 answers (list of 2023-07), 14,855 guesses",
+        description="today's NYT game (the default): WordleBot's 3,158 answers of 2023-07, 14,855 guesses",
     )
 
 
@@ -268,7 +269,8 @@ BUILTINS = {
     "nerdle": _nerdle,
     "mini-nerdle": _mini_nerdle,
 }
-DEFAULT_LEXICON = "wordle"
+DEFAULT_LEXICON = "nyt2023"
+"""The game every command and API function plays unless told otherwise: today's NYT game."""
 
 
 @cache

@@ -250,7 +250,7 @@ def _crc32(data) -> int:
 
 
 def _header_bytes(mat: np.ndarray, fingerprint: str, lexicon: str) -> bytes:
-    payload = memoryview(np.ascontiguousarray(mat)).cast("B")
+    payload = np.ascontiguousarray(mat).data.cast("B")
     meta = {
         "format": FORMAT_VERSION,
         "fingerprint": fingerprint,
@@ -309,7 +309,7 @@ def _expect(meta: dict, where: str, lexicon: Lexicon | None, size: int) -> tuple
     payload = shape[0] * shape[1] * dtype.itemsize
     if meta.get("payload_bytes") != payload or size != HEADER_SIZE + payload:
         raise MatrixCacheError(f"{where}: {size} bytes, expected {HEADER_SIZE + payload}")
-    return dtype, shape  # type: ignore[return-value]
+    return dtype, shape
 
 
 def _verify_payload(path: Path, meta: dict, *, full: bool = False, mat: np.ndarray | None = None) -> None:
@@ -318,7 +318,7 @@ def _verify_payload(path: Path, meta: dict, *, full: bool = False, mat: np.ndarr
         mat = np.memmap(path, dtype=dtype, mode="r", offset=HEADER_SIZE, shape=shape)
     if f"{_crc32(mat):08x}" != meta.get("crc32"):
         raise MatrixCacheError(f"{path.name}: payload checksum (CRC-32) mismatch")
-    if full and hashlib.sha256(memoryview(np.ascontiguousarray(mat)).cast("B")).hexdigest() != meta.get(
+    if full and hashlib.sha256(np.ascontiguousarray(mat).data.cast("B")).hexdigest() != meta.get(
         "sha256"
     ):
         raise MatrixCacheError(f"{path.name}: payload checksum (SHA-256) mismatch")
@@ -353,7 +353,7 @@ def save_matrix(mat: np.ndarray, path: Path, lexicon: Lexicon | None = None, *,
         _expect(meta, path.name, None, tmp.stat().st_size)
         _verify_payload(tmp, meta, full=True)
 
-    atomic_write_parts(Path(path), [header, memoryview(mat).cast("B")], fsync=True, check=check)
+    atomic_write_parts(Path(path), [header, mat.data.cast("B")], fsync=True, check=check)
 
 
 def read_matrix(data: bytes | str | Path, lexicon: Lexicon, where: str = "matrix") -> np.ndarray:

@@ -13,10 +13,10 @@ from functools import cached_property
 
 import numpy as np
 
-from wordle_core.errors import InconsistentHistoryError
+from wordle_core.errors import InconsistentHistoryError, WordleError
 from wordle_core.game.feedback import all_green, parse_feedback, pattern_to_str
-from wordle_core.game.lexicon import Lexicon
-from wordle_core.game.matrix import pattern_matrix
+from wordle_core.game.lexicon import Lexicon, load_lexicon
+from wordle_core.game.matrix import compute_patterns, pattern_matrix
 from wordle_core.game.rules import HardConstraints, filter_candidates
 
 
@@ -148,3 +148,97 @@ def parse_history(text: str) -> list[tuple[str, str]]:
         word, fb = item.rsplit(":", 1)
         pairs.append((word.strip(), fb.strip()))
     return pairs
+
+
+# --- the same history in another built-in game -------------------------------------------
+OTHER_GAMES = ("nyt2023", "wordle", "nyt", "nyt14855")
+"""The built-in word games a history or word that does not fit the chosen game is looked
+for in, in this order (the ``-all`` variants accept almost any history; Primel and Nerdle
+use other symbols)."""
+
+
+def answers_fitting(lexicon: Lexicon, history: list[tuple[str, str]]) -> int | None:
+    """How many of ``lexicon``'s answers fit ``[(word, feedback), ...]`` (normal-mode rule).
+
+    None when a word is not one of its guesses or a feedback does not parse for its length.
+    """
+    rows, codes = [], []
+    for word, fb in history:
+        row = lexicon.guess_index.get(word.strip().lower())
+        if row is None:
+            return None
+        try:
+            codes.append(parse_feedback(fb, lexicon.length))
+        except WordleError:
+            return None
+        rows.append(row)
+    if not rows:
+        return len(lexicon.answers)
+    patterns = compute_patterns(lexicon.guess_codes[rows], lexicon.answer_codes)
+    return int((patterns == np.array(codes)[:, None]).all(axis=0).sum())
+
+
+def games_fitting(history: list[tuple[str, str]], besides: str) -> list[tuple[str, int]]:
+    """``(game, answers that fit)`` for every game of :data:`OTHER_GAMES` but ``besides``
+    where ``history`` fits at least one answer, in that order.
+
+    >>> games_fitting([("salet", "bybgb"), ("brine", "bbgby")], besides="wordle")
+    [('nyt2023', 1)]
+    """
+    out = []
+    for name in OTHER_GAMES:
+        if name != besides:
+            n = answers_fitting(load_lexicon(name), history)
+            if n:
+                out.append((name, n))
+    return out
+
+
+def games_with_word(word: str, besides: str, *, as_answer: bool = False) -> list[str]:
+    """The games of :data:`OTHER_GAMES` but ``besides`` that accept ``word`` as a guess
+    (``as_answer``: that may have it as the answer).
+
+    >>> games_with_word("adieu", besides="wordle", as_answer=True)
+    ['nyt2023']
+    """
+    w = word.strip().lower()
+    out = []
+    for name in OTHER_GAMES:
+        lex = load_lexicon(name)
+        if name != besides and w in (lex.answer_index if as_answer else lex.guess_index):
+            out.append(name)
+    return out
+
+
+def history_hint(lexicon: Lexicon, history: list[tuple[str, str]]) -> str | None:
+    """One line for a history no answer of ``lexicon`` fits, naming the games it fits, or
+    None when it fits none of them.
+
+    >>> from wordle_core.game.lexicon import load_lexicon
+    >>> history_hint(load_lexicon("wordle"), [("salet", "bybgb"), ("brine", "bbgby")])
+    'no answer of wordle fits this history; it fits nyt2023 (1 answer): try --lexicon nyt2023'
+    """
+    games = games_fitting(history, besides=lexicon.name)
+    if not games:
+        return None
+    fits = ", ".join(f"{name} ({n:,} answer{'s' if n != 1 else ''})" for name, n in games)
+    return f"no answer of {lexicon.name} fits this history; it fits {fits}: try --lexicon {games[0][0]}"
+
+
+def word_hint(lexicon: Lexicon, word: str, *, as_answer: bool = False) -> str | None:
+    """One line for a word ``lexicon`` does not accept (``as_answer``: never has as the
+    answer), naming the games that do, or None when none does.
+
+    >>> from wordle_core.game.lexicon import load_lexicon
+    >>> word_hint(load_lexicon("wordle"), "adieu", as_answer=True)
+    "'adieu' is never an answer in wordle; it is one in nyt2023: try --lexicon nyt2023"
+    """
+    games = games_with_word(word, besides=lexicon.name, as_answer=as_answer)
+    if not games:
+        return None
+    w = word.strip().lower()
+    if as_answer:
+        return (f"{w!r} is never an answer in {lexicon.name}; it is one in {', '.join(games)}: "
+                f"try --lexicon {games[0]}")
+    return (f"{w!r} is not an allowed guess in {lexicon.name}; {', '.join(games)} "
+            f"allow{'s' if len(games) == 1 else ''} it: try --lexicon {games[0]}")

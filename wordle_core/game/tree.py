@@ -104,6 +104,7 @@ class Tree:
                     f"strategy {tree.strategy} made no progress after {MAX_DEPTH} guesses"
                 )
             if st is None:  # guess = few[0], a candidate: it solves few[0]; few[1] comes next
+                assert few is not None  # (a small bucket travels with every stateless entry)
                 tree.solved_at[few[0]] = node
                 if few.shape[0] == 2:
                     nxt_pat = int(mat[guess, few[1]])

@@ -26,7 +26,7 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
-from wordle_core.errors import WordleError
+from wordle_core.errors import InconsistentHistoryError, UnknownWordError, WordleError
 from wordle_core.game.feedback import (
     GREEN,
     YELLOW,
@@ -36,7 +36,7 @@ from wordle_core.game.feedback import (
     pattern_to_str,
 )
 from wordle_core.game.lexicon import Lexicon
-from wordle_core.game.state import GameState
+from wordle_core.game.state import GameState, history_hint, word_hint
 from wordle_core.game.tree import Tree
 from wordle_core.interactive.suggest import Suggestion, suggest
 from wordle_core.search.openers import OpenerScores
@@ -211,6 +211,9 @@ class AssistSession:
             return Reply([text(f"{_plural(len(words), 'candidate')}: {shown}")])
         try:
             word, fb = self._parse(cmd)
+        except UnknownWordError as exc:  # a word of another built-in game: say which
+            hint = word_hint(self.lex, exc.word, as_answer=exc.as_answer) if exc.word else None
+            return Reply([error(hint or str(exc))])
         except WordleError as exc:
             return Reply([error(str(exc))])
         if fb is None:  # a word alone: remember it and ask for its colours
@@ -245,15 +248,18 @@ class AssistSession:
                     f"{L.name} guess; type 'help'"
                 ) from None
             raise WordleError(f"cannot read {cmd!r}: type the colours, or WORD COLOURS; 'help'") from None
-        word = self.pending or self.advice.best
-        if word is None:
+        best = self.pending or self.advice.best
+        if best is None:
             raise WordleError("the game is over; type 'undo' or 'quit'")
-        return word, pat
+        return best, pat
 
     def _apply(self, word: str, pattern: int) -> Reply:
         L = self.lex
         try:
             new = self.state.apply(L.guess_index[word], pattern)
+        except InconsistentHistoryError as exc:  # it may be a game of another built-in list
+            played = [*self.state.history_words(), (word, pattern_to_str(pattern, L.length))]
+            return Reply([error(history_hint(L, played) or str(exc))])
         except WordleError as exc:
             return Reply([error(str(exc))])
         self.states.append(new)
@@ -437,6 +443,7 @@ class PlaySession:
 
     def _reveal(self) -> str:
         if self.host is None:
+            assert self.answer is not None  # (a fixed answer is the one other way to play)
             return f"The answer was {self.lex.answers[self.answer].upper()}."
         words = self.host.state.candidate_words()
         return (f"I never picked one: {_plural(len(words), 'word')} still fit everything I said, "

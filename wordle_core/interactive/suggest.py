@@ -28,7 +28,7 @@ then alphabetical. Deterministic: the same position gives the same list.
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import numpy as np
 
@@ -153,7 +153,7 @@ def suggest(
         raise WordleError("--top must be at least 1")
     lex = state.lexicon
     cands_words = state.candidate_words() if state.n_candidates <= list_limit else []
-    base = dict(lexicon=lex.name, hard=state.hard, strategy=strategy.name,
+    base: dict[str, Any] = dict(lexicon=lex.name, hard=state.hard, strategy=strategy.name,
                 history=state.history_words(), remaining=state.n_candidates,
                 candidates=cands_words)
     if state.solved:

@@ -46,6 +46,7 @@ from __future__ import annotations
 import itertools
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -232,11 +233,11 @@ class HardSolver:
     # --- memo -------------------------------------------------------------------------
     def _lookup(self, skey: bytes, cons: HardConstraints, k: int) -> int | None:
         """Memo answer: a winning guess row, -1 for a proved loss, None if unknown."""
-        for c, kk, res in self.memo.get(skey, ()):
+        for c, k_memo, res in self.memo.get(skey, ()):
             if res >= 0:
-                if k >= kk and cons.looser_or_equal(c):
+                if k >= k_memo and cons.looser_or_equal(c):
                     return res
-            elif k <= kk and c.looser_or_equal(cons):
+            elif k <= k_memo and c.looser_or_equal(cons):
                 return -1
         return None
 
@@ -436,7 +437,7 @@ def hard_verdict(
     matrix: np.ndarray | None = None,
     node_budget: int | None = None,
     witness: bool = False,
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """Exact verdict for one opener: ``feasible`` / ``infeasible`` / ``unknown``.
 
     Returns ``{"opener", "verdict", "seconds", "nodes"}`` (``nodes``: OR nodes

@@ -25,7 +25,7 @@ files itself.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import ClassVar
+from typing import Any, ClassVar
 
 import numpy as np
 
@@ -44,9 +44,9 @@ class Strategy:
     tables: ClassVar[tuple[str, ...]] = ()  # offline tables read, passed as options of these names
     memo_limit: int = 1_000_000  # entries per cache before it starts afresh (option memo_limit)
 
-    def __init__(self, **options: object) -> None:
-        self.options = options
-        self.memo_limit = int(options.get("memo_limit", type(self).memo_limit))  # type: ignore[arg-type]
+    def __init__(self, **options: Any) -> None:
+        self.options: dict[str, Any] = options
+        self.memo_limit = int(self.options.get("memo_limit", type(self).memo_limit))
         if self.memo_limit < 1:
             raise WordleError("memo_limit must be at least 1")
         self._memo: dict[object, int] = {}

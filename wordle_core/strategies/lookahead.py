@@ -56,7 +56,7 @@ class Lookahead(Strategy):
 
     def __init__(self, **options: object) -> None:
         super().__init__(**options)
-        self.width = int(options.get("width", DEFAULT_WIDTH))  # type: ignore[arg-type]
+        self.width = int(self.options.get("width", DEFAULT_WIDTH))
         self.pool = str(options.get("pool", "all"))
         self._solvers: dict[tuple[int, int, bool, int], ExactSolver] = {}
 

@@ -22,6 +22,7 @@ unweighted statistics of :func:`wordle_core.kernels.buckets.bucket_stats` (teste
 from __future__ import annotations
 
 import sys
+from typing import Any
 
 import numpy as np
 
@@ -144,7 +145,7 @@ class _Counting:
 def prior_effect(
     lexicon: Lexicon, strategy: str = "entropy", opener: str | None = None, hard: bool = False,
     matrix: np.ndarray | None = None, progress: bool = False,
-) -> dict[str, object]:
+) -> dict[str, Any]:
     """Solve every answer with the uniform and the frequency prior; count both ways.
 
     For each solver prior the report gives the share of answers solved within the

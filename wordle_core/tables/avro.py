@@ -39,7 +39,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, cast
 
 from wordle_core.errors import WordleError
 
@@ -165,7 +165,7 @@ def decode(data: bytes, table: str, where: str) -> list[dict[str, Any]]:
             kind = next((t for t, n in RECORD_TYPES.items() if n == name), None)
             what = f"the {kind!r} table" if kind else f"a foreign schema ({name or type(schema).__name__})"
             raise TableError(f"{where!r} holds {what}, not {table!r}")
-        return list(reader)
+        return cast("list[dict[str, Any]]", list(reader))
     except TableError:
         raise
     except Exception as exc:
@@ -354,7 +354,7 @@ def read_with_metadata(data: bytes) -> tuple[list[dict[str, Any]], dict[str, str
     reader = fastavro.reader(io.BytesIO(data))
     meta = {k: v.decode() if isinstance(v, bytes) else str(v) for k, v in reader.metadata.items()
             if k.startswith("wordle_lab.")}
-    return list(reader), meta
+    return cast("list[dict[str, Any]]", list(reader)), meta
 
 
 def shipped_bytes(path: str) -> bytes | None:

@@ -25,7 +25,7 @@ from wordle_core.tables.avro import read_with_metadata, shipped_bytes, write_avr
 if TYPE_CHECKING:
     from wordle_core.search.exact import OpenerRanking
 
-RANK_SCHEMA = fastavro.parse_schema({
+RANK_SCHEMA: dict[str, Any] = fastavro.parse_schema({  # type: ignore[assignment]
     "type": "record", "name": "OptimalRank", "namespace": "org.wordlelab.v1",
     "doc": "Proven ranking of every opener by its exact total (wordle-lab optimal --rank K).",
     "fields": [

@@ -24,7 +24,7 @@ import fastavro
 from wordle_core.game.lexicon import Lexicon
 from wordle_core.tables.avro import read_with_metadata, shipped_bytes, write_avro_and_csv
 
-VERDICT_SCHEMA = fastavro.parse_schema({
+VERDICT_SCHEMA: dict[str, Any] = fastavro.parse_schema({  # type: ignore[assignment]
     "type": "record", "name": "ShippedHardVerdict", "namespace": "org.wordlelab.v1",
     "doc": "Exact hard-mode verdict of one allowed opener (wordle-lab pipeline hard --ship).",
     "fields": [

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import Any
 
 from wordle_core.cli.commands.beyond import add_boards_arg, run_boards
 from wordle_core.cli.common import (
@@ -167,7 +168,7 @@ def cmd_solve(args: argparse.Namespace) -> int:
     strat = strategy_for(args.strategy, lex)
     state = GameState.new(lex, args.hard, matrix_for(lex))
     guess = lex.guess_id(args.opener) if args.opener else lex.guess_id(default_opener(lex, args.hard))
-    steps = []
+    steps: list[dict[str, Any]] = []
     for _ in range(30):
         state = state.play(guess, answer)
         g, pat = state.history[-1]

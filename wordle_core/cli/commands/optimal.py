@@ -189,7 +189,7 @@ def _rank(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
           f"{f', {n_none} without a guaranteed win' if n_none else ''}; "
           f"{res.cpu_seconds:.0f} CPU-s)")
     for o in res.top[:10]:
-        print(f"  {o.rank:>3}. {o.opener.upper()}  {o.total:,}  mean {o.total / res.n_answers:.4f}")
+        print(f"  {o.rank:>3}. {o.opener.upper()}  {o.total:,}  mean {o.lower_bound / res.n_answers:.4f}")
     if res.kth_total < INF:
         print(f"  {res.k}th: {res.kth_total:,}; every other opener is proven worse (or tied "
               f"and later alphabetically)")

@@ -38,15 +38,19 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--top", type=int, default=10)
     p.add_argument("--strategy", help="strategy (default: the first in the file)")
     p.add_argument("--mode", choices=["normal", "hard"], help="mode (default normal)")
-    p.add_argument("--lexicon", help="lexicon (default: the first in the file; with --proven: wordle)")
+    p.add_argument("--lexicon", help="lexicon (default: the first in the file; with --proven or --exact: the "
+                        "default game, nyt2023)")
     p.add_argument("--proven", action="store_true",
                    help="print the proven ranking shipped with the package (exact totals over "
                         "every allowed guess, from `optimal --rank`) instead of a report's")
     p.add_argument("--exact", action="store_true",
                    help="rank every opener by its exact total, from the exact table shipped with "
-                        "the package (wordle; ties share a rank, then alphabetical)")
+                        "the package (ties share a rank, then alphabetical)")
     p.add_argument("--worst", action="store_true", help="with --exact: the --top worst openers instead")
     p.add_argument("--opener", metavar="WORD", help="with --exact: where this opener stands")
+    p.add_argument("--json", action="store_true",
+                   help="machine-readable: a JSON list of objects with rank, opener, total "
+                        "(null where no guaranteed win), mean (and proof with --proven)")
     p.set_defaults(func=cmd_rank)
 
 
@@ -88,31 +92,50 @@ def cmd_rank(args: argparse.Namespace) -> int:
     if args.proven:
         return _proven(args)
     g, key = top_table(args.report, args.by, args.top, args.strategy, args.mode, args.lexicon)
+    if args.json:
+        from wordle_core.cli.common import print_json
+
+        print_json([_report_row(r, key, args.by) for _, r in g.iterrows()])
+        return 0
     print(format_top(g, key, args.by))
     return 0
 
 
+def _report_row(r, key: tuple[str, str, str], by: str) -> dict[str, object]:
+    """One row of a report's ranking as JSON: ``total`` is the strategy's total guesses,
+    null when it loses a game (no guaranteed win)."""
+    failures = int(r["failures"])
+    return {"rank": int(r[f"rank_{by}"]), "opener": r["opener"],
+            "total": None if failures else int(r["total_guesses"]),
+            "mean": float(r["mean_guesses"]), "win3_pct": float(r["win3_pct"]),
+            "win6_pct": float(r["win6_pct"]), "max_guesses": int(r["max_guesses"]),
+            "failures": failures, "lexicon": key[0], "strategy": key[1], "mode": key[2]}
+
+
 def _proven(args: argparse.Namespace) -> int:
+    from wordle_core.api import proven_ranking
     from wordle_core.errors import WordleError
-    from wordle_core.game.lexicon import load_lexicon
+    from wordle_core.game.lexicon import DEFAULT_LEXICON, load_lexicon
     from wordle_core.tables.exact import shipped_rank
 
     if args.by != "mean" or args.strategy:
         raise WordleError("--proven ranks by the exact total only (no --by or --strategy)")
-    lex = load_lexicon(args.lexicon or "wordle")
+    lex = load_lexicon(args.lexicon or DEFAULT_LEXICON)
     mode = args.mode or "normal"
+    top = proven_ranking(lex, hard=mode == "hard")[:args.top]
+    if args.json:
+        from wordle_core.cli.common import print_json
+
+        print_json([r.to_dict() for r in top])
+        return 0
     got = shipped_rank(lex, mode)
-    if got is None:
-        raise WordleError(f"no proven ranking ships for {lex.name} {mode} mode (compute one: "
-                          f"wordle-lab optimal --lexicon {lex.name} --rank K"
-                          f"{' --hard' if mode == 'hard' else ''})")
+    assert got is not None  # proven_ranking found it
     a = got.about
-    top = got.top[:args.top]
     print(f"{lex.name} · {mode} mode — the {len(top)} best of {len(got.records):,} openers, proven "
           f"(exact totals over {len(lex.answers):,} answers)")
     print(f"{'rank':>4}  {'opener':<8} {'total':>6} {'mean':>7}")
     for r in top:
-        print(f"{r['rank']:>4}  {r['opener']:<8} {r['total']:>6} {r['total'] / len(lex.answers):>7.4f}")
+        print(f"{r.rank:>4}  {r.opener:<8} {r.total:>6} {r.total / len(lex.answers):>7.4f}")
     others = len(got.records) - len(got.top)
     k = int(a["wordle_lab.k"])
     shown = f"the best {len(top)} of the proven top {k}" if len(top) < len(got.top) else f"the proven top {k}"
@@ -123,42 +146,45 @@ def _proven(args: argparse.Namespace) -> int:
 
 
 def _exact(args: argparse.Namespace) -> int:
+    from wordle_core.api import exact_ranking
     from wordle_core.errors import WordleError
-    from wordle_core.game.lexicon import load_lexicon
-    from wordle_core.tables.exact import exact_ranking
+    from wordle_core.game.lexicon import DEFAULT_LEXICON, load_lexicon
 
     if args.proven or args.by != "mean" or args.strategy:
         raise WordleError("--exact ranks by the exact total only (no --proven, --by or --strategy)")
-    lex = load_lexicon(args.lexicon or "wordle")
+    lex = load_lexicon(args.lexicon or DEFAULT_LEXICON)
     mode = args.mode or "normal"
-    places = exact_ranking(lex, mode)
-    if not places:
-        raise WordleError(f"no exact table ships for {lex.name} {mode} mode (compute one: "
-                          f"python -m pipelines.optimal --config configs/exact.yaml)")
+    places = exact_ranking(lex, hard=mode == "hard")
     word = lex.normalise(args.opener) if args.opener else None  # (one line if not a guess)
+    tie = ""
+    if word:
+        rows = [p for p in places if p.opener == word]
+    elif args.worst:
+        last = [p for p in places if p.total == places[-1].total] if places else []  # tied for last
+        rows = places[-args.top:]
+        if len(last) > args.top:
+            what = "no guaranteed win" if last[0].total is None else f"total {last[0].total:,}"
+            tie = f"{len(last):,} openers tie for last place ({what}); the first {args.top} alphabetically:"
+            rows = last[:args.top]
+    else:
+        rows = places[:args.top]
+    if args.json:
+        from wordle_core.cli.common import print_json
+
+        print_json([r.to_dict() for r in rows])
+        return 0
     n_all = len(lex.guesses)
     left = n_all - len(places)
     print(f"{lex.name} · {mode} mode — exact totals of {len(places):,} of {n_all:,} openers"
           + (f" ({left:,} not computed yet)" if left else "")
           + f"; mean = total / {len(lex.answers):,} answers")
-    if word:
-        rows = [p for p in places if p.opener == word]
-        if not rows:
-            print(f"{word}: not computed yet")
-            return 0
-    elif args.worst:
-        last = [p for p in places if p.total == places[-1].total]  # the openers tied for last
-        rows = places[-args.top:]
-        if len(last) > args.top:
-            what = "no guaranteed win" if last[0].total is None else f"total {last[0].total:,}"
-            print(f"{len(last):,} openers tie for last place ({what}); the first {args.top} "
-                  f"alphabetically:")
-            rows = last[:args.top]
-    else:
-        rows = places[:args.top]
+    if word and not rows:
+        print(f"{word}: not computed yet")
+        return 0
+    if tie:
+        print(tie)
     print(f"{'rank':>6}  {'opener':<8} {'total':>7} {'mean':>7}")
     for r in rows:
-        total, mean = (f"{r.total}", f"{r.total / len(lex.answers):.4f}") if r.total is not None \
-            else ("no win", "-")
+        total, mean = (f"{r.total}", f"{r.mean:.4f}") if r.total is not None else ("no win", "-")
         print(f"{r.rank:>6}  {r.opener:<8} {total:>7} {mean:>7}")
     return 0

@@ -1,6 +1,6 @@
 """Multi-board figures: mean guesses and failure rate over 1,000 seeded games, N = 2, 4, 8.
 
-Run: ``PYTHONPATH=. python benchmarks/bench_beyond_multiboard.py [--games 1000] [--seed 0]``.
+Run: ``PYTHONPATH=. python benchmarks/bench_multiboard.py [--games 1000] [--seed 0]``.
 Also times the per-board scoring kernel (numba, weights 1) against the engine's numpy
 bucket kernel on the same candidate sets, the baseline in the same run.
 """

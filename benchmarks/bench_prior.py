@@ -1,6 +1,6 @@
 """The frequency prior's effect on ``nyt14855-all`` (the setting of "Wordle Solver KT"), counted two ways.
 
-Run: ``PYTHONPATH=. python benchmarks/bench_beyond_prior.py [--lexicon nyt14855-all]
+Run: ``PYTHONPATH=. python benchmarks/bench_prior.py [--lexicon nyt14855-all]
 [--openers own,lares] [--strategy entropy]``.
 
 For each opener (``own`` = the strategy's own choice on the empty board; ``lares`` =
