@@ -24,7 +24,7 @@ def test_strategies_table_is_aligned_for_long_names(capsys):
 
 
 def test_rank_proven_top_3_says_what_is_shown(capsys):
-    code, out, _ = run_main(["rank", "--proven", "--top", "3"], capsys)
+    code, out, _ = run_main(["rank", "--proven", "--lexicon", "wordle", "--top", "3"], capsys)
     assert code == 0
     last = out.splitlines()[-1]
     assert last.startswith("the best 3 of the proven top 100; the 100th total is ")
@@ -33,7 +33,8 @@ def test_rank_proven_top_3_says_what_is_shown(capsys):
 
 
 def test_rank_exact_worst_says_the_tie(capsys):
-    code, out, _ = run_main(["rank", "--exact", "--worst", "--mode", "hard", "--top", "5"], capsys)
+    argv = ["rank", "--exact", "--lexicon", "wordle", "--worst", "--mode", "hard", "--top", "5"]
+    code, out, _ = run_main(argv, capsys)
     assert code == 0
     m = re.search(r"([\d,]+) openers tie for last place \(no guaranteed win\); the first 5 alphabetically:",
                   out)
