@@ -341,10 +341,10 @@ def plots(summaries: pd.DataFrame, ranks: pd.DataFrame, top: int = 5) -> dict[st
         ax.set_xlabel("mean guesses per game (lower is better; this panel's scale)", fontsize=8)
     from matplotlib.lines import Line2D
 
-    dot = {"marker": "o", "linestyle": "", "markersize": 5}
-    fig.legend(handles=[Line2D([], [], color=WIN_COLOUR, label="wins every game", **dot),
-                        Line2D([], [], color=LOSS_COLOUR,
-                               label="loses games (ranked after every winner)", **dot)],
+    fig.legend(handles=[Line2D([], [], color=WIN_COLOUR, label="wins every game", marker="o",
+                               linestyle="", markersize=5),
+                        Line2D([], [], color=LOSS_COLOUR, label="loses games (ranked after every winner)",
+                               marker="o", linestyle="", markersize=5)],
                loc="lower center", ncol=2, fontsize=8, frameon=False)
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     out["ranking.png"] = _png(fig)

@@ -160,6 +160,7 @@ def compile_first(fn: Any, timeout: float = 900.0,
         return None
     timer = threading.Timer(timeout, child.kill)
     timer.start()
+    assert child.stdin is not None and child.stdout is not None  # both are pipes
     try:
         child.stdin.write(payload)
         child.stdin.close()

@@ -115,7 +115,7 @@ def cmd_strategies(args: argparse.Namespace) -> int:
     if args.json:
         print_json(rows)
     else:
-        width = max(len(r["name"]) for r in rows)
+        width = max(len(str(r["name"])) for r in rows)
         for r in rows:
             print(f"{r['name']:<{width}}  {r['summary']}  [{r['source']}]")
     return 0
