@@ -80,7 +80,31 @@ def run_scores(argv: Sequence[str] | None = None) -> int:
         cfg = dataclasses.replace(cfg, score_openers=cfg.openers)
     res = jobs.run_scores(cfg, beam_args, ns)
     print(jobs.describe(res))
+    if not res.dry_run:
+        print(scores_result(cfg))
     return 0
+
+
+def scores_result(cfg: JobConfig, n: int = 5) -> str:
+    """Where ``pipeline scores`` wrote, and the top ``n`` openers by the table's measures."""
+    from wordle_core.search.openers import top_openers
+    from wordle_core.tables.load import TableError, load_opener_scores
+
+    lex = jobs.lexicon_of(cfg)
+    where = Path(cfg.output).resolve() / "opener_scores"
+    lines = [f"opener_scores: {where}"]
+    try:
+        scores = load_opener_scores(lex, cfg.output)
+    except TableError:  # a partial selection of openers: no whole column to rank
+        return lines[0]
+    measures = (("avg_eliminated", "avg eliminated", "{:,.1f}"), ("entropy", "entropy", "{:.3f} bits"),
+                ("largest", "largest bucket", "{:,.0f}"), ("buckets", "buckets", "{:,.0f}"))
+    for by, label, fmt in measures:
+        words = top_openers(lex, n, by=by, scores=scores)
+        vals = getattr(scores, by)
+        lines.append(f"  top {n} by {label}: " + ", ".join(
+            f"{w.upper()} {fmt.format(float(vals[lex.guess_index[w]]))}" for w in words))
+    return "\n".join(lines)
 
 
 def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
@@ -119,7 +143,7 @@ def _play(prog: str, argv: Sequence[str] | None, tables_of, about: str) -> int:
     if getattr(ns, "exact_implied_by", None):
         cfg = dataclasses.replace(cfg, exact_implied_by=ns.exact_implied_by)
     res = jobs.run_play(cfg, tables_of(cfg, ns), beam_args, ns)
-    print(jobs.describe(res))
+    print(jobs.describe(res, jobs.lexicon_of(cfg).max_guesses))
     return 0
 
 
@@ -247,7 +271,7 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
                      f"{', '.join(cfg.strategies)} x {', '.join(cfg.modes)}")
             res = jobs.run_play(cfg, play_tables, beam_args, ns, rows=rows, gen=gen, progress=progress)
             entries.extend(play_tables)
-            _say("  " + jobs.describe(res))
+            _say("  " + jobs.describe(res, lex.max_guesses))
             checkpoint("after play")
         if gen.gen == DRY_RUN:  # nothing was computed: no report, nothing to publish
             _say("  dry run: every job built, none submitted; no report, nothing published")
@@ -275,7 +299,8 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
     print(f"done in {total:.1f} s ({total / 60:.1f} min)")
     report_dir = location(cfg.output) / "report" if "report" in cfg.outputs else None
     if report_dir is not None:
-        print(f"report: {report_dir.resolve()}")
+        page = report_dir.resolve() / "index.html"
+        print(f"report: {page if page.exists() else report_dir.resolve()}")
         if (report_dir / "rankings.csv").exists():
             g, key = top_table(report_dir, "mean", cfg.top_report, strategy=cfg.strategies[0],
                                mode=cfg.modes[0], lexicon=lex.name)

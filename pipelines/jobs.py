@@ -272,7 +272,8 @@ def tree_cpu(counters: dict[str, int]) -> dict[tuple[str, str], tuple[float, int
     return dict(sorted(out.items(), key=lambda kv: (kv[0][0], kv[0][1] != "normal")))
 
 
-def describe(res: RunResult) -> str:
+def describe(res: RunResult, limit: int = 6) -> str:
+    """The stage's one-line result; ``limit``: the game's guess limit, for the lost games."""
     if res.dry_run:
         return (f"{', '.join(res.tables)}: {res.runner} job built in {res.seconds:.1f} s "
                 "(dry run: not submitted)")
@@ -284,7 +285,7 @@ def describe(res: RunResult) -> str:
     if c.get("games_played"):
         parts.append(f"{c.get('trees_built', 0):,} trees, {c['games_played']:,} games "
                      f"({c['games_played'] / max(res.seconds, 1e-9):,.0f}/s), "
-                     f"{c.get('games_failed', 0):,} over the limit")
+                     f"{c.get('games_failed', 0):,} lost (not solved in {limit})")
         cpu = tree_cpu(c)
         if cpu:
             parts.append("CPU per tree: " + ", ".join(

@@ -258,12 +258,15 @@ def plots(summaries: pd.DataFrame, ranks: pd.DataFrame, top: int = 5) -> dict[st
     """The report's PNGs; every panel uses the ranking order of :func:`truthful_order`.
 
     * ``lengths_top.png``: the game-length histogram of the top openers of each
-      (lexicon, strategy, mode), on a log scale so single 6-guess games and failures
-      show; the ``✗`` column counts games not solved within the limit.
-    * ``ranking.png``: the top 20 by mean guesses per group on one shared axis, the
-      value on each bar, openers that lose games in red with their loss count.
-    * ``mean_vs_eliminated.png``: one small panel per group, mean guesses against the
-      first guess's avg eliminated; openers that lose games drawn as red crosses.
+      (lexicon, strategy, mode), linear (bar heights compare as the counts do), each
+      panel on its own scale, every count written on its bar; the ``✗`` column counts
+      the games lost (not solved in the guess limit).
+    * ``ranking.png``: the top 20 by mean guesses per group, one dot each on the
+      panel's own axis (so the gaps between openers show), the value and the gap to #1
+      beside each; openers that lose games in red with their loss count.
+    * ``mean_vs_eliminated.png``: one panel per group, mean guesses against the first
+      guess's avg eliminated, zoomed on the best openers (the top 8 named), beside it
+      every opener and the zoomed box; openers that lose games drawn as red crosses.
     """
     import matplotlib
 
@@ -277,15 +280,14 @@ def plots(summaries: pd.DataFrame, ranks: pd.DataFrame, top: int = 5) -> dict[st
     modes = len({key[2] for key in groups})  # one column per mode: normal, then hard
     out: dict[str, bytes] = {}
 
-    # 1. game lengths of the top openers, log scale, failures marked
+    # 1. game lengths of the top openers, linear, each panel on its own scale
     rows, ncols = _grid(len(groups), modes)
-    fig, axes = plt.subplots(rows, ncols, figsize=(7.2 * ncols, 3.6 * rows), squeeze=False,
-                             sharex=True, sharey=True)
-    ymax = 1
+    fig, axes = plt.subplots(rows, ncols, figsize=(7.2 * ncols, 3.6 * rows), squeeze=False)
     for ax, key in zip(axes.flat, groups, strict=False):
         g = by_group[key].head(top)
         width = 0.8 / max(len(g), 1)
         xs0 = np.arange(1, limit + 2)
+        ymax = 1
         for i, (_, r) in enumerate(g.iterrows()):
             counts = np.array([int(r[c]) for c in hist_cols])
             ymax = max(ymax, int(counts.max()))
@@ -294,85 +296,118 @@ def plots(summaries: pd.DataFrame, ranks: pd.DataFrame, top: int = 5) -> dict[st
             lost = int(r["failures"])
             label = (f"{r['opener'].upper()}  mean {r['mean_guesses']:.3f}, "
                      + (f"{lost} lost" if lost else "wins all"))
-            bars = ax.bar(xs, np.where(counts > 0, counts, np.nan), width=width, color=colour,
-                          label=label, edgecolor="white", linewidth=0.3)
+            bars = ax.bar(xs, counts, width=width, color=colour, label=label, edgecolor="white",
+                          linewidth=0.3)
             bars[-1].set_hatch("///")
             bars[-1].set_edgecolor(LOSS_COLOUR)
             for x, c in zip(xs, counts, strict=True):
                 if c:
-                    ax.text(x, c * 1.08, str(c), ha="center", va="bottom", fontsize=5.5, rotation=90)
+                    ax.text(x, c, f" {c:,}", ha="center", va="bottom", fontsize=5.5, rotation=90)
         ax.axvspan(limit + 0.5, limit + 1.5, color=LOSS_COLOUR, alpha=0.07, lw=0)
         ax.set_title(f"{_group_label(key)}: top {len(g)} openers", fontsize=10)
-        ax.set_yscale("log")
+        ax.set_ylim(0, ymax * 1.3)
+        ax.set_xticks(range(1, limit + 2), [*map(str, range(1, limit + 1)), "✗ lost"])
         ax.legend(fontsize=7, loc="upper right", frameon=False)
-        ax.grid(axis="y", which="major", alpha=0.3)
+        ax.grid(axis="y", alpha=0.3)
     for ax in axes.flat[len(groups):]:
         ax.set_visible(False)
-    for ax in axes.flat:
-        ax.set_xticks(range(1, limit + 2), [*map(str, range(1, limit + 1)), f"✗ >{limit}"])
-        ax.set_ylim(0.7, ymax * 6)
     for ax in axes[-1]:
-        ax.set_xlabel("guesses needed to solve (✗ = not solved within the limit)")
+        ax.set_xlabel(f"guesses needed to solve (✗ = lost: not solved in {limit})")
     for ax in axes[:, 0]:
-        ax.set_ylabel("answers (games), log scale")
+        ax.set_ylabel("answers (games)")
     fig.tight_layout()
     out["lengths_top.png"] = _png(fig)
 
-    # 2. ranking chart: best 20 by the truthful order, one shared x-axis
+    # 2. ranking chart: best 20 by the truthful order, a dot per opener, each panel its own axis
     n = 20
     heads = {key: by_group[key].head(n) for key in groups}
-    lo = min(float(h["mean_guesses"].min()) for h in heads.values())
-    hi = max(float(h["mean_guesses"].max()) for h in heads.values())
-    span = max(hi - lo, 0.01)
     rows, ncols = _grid(len(groups), modes)
-    fig, axes = plt.subplots(rows, ncols, figsize=(4.6 * ncols, 0.28 * n * rows + 1.2 * rows),
-                             squeeze=False, sharex=True)
+    fig, axes = plt.subplots(rows, ncols, figsize=(5.2 * ncols, 0.28 * n * rows + 1.2 * rows),
+                             squeeze=False)
     for ax, key in zip(axes.flat, groups, strict=False):
         g = heads[key].iloc[::-1]
+        lo, hi = float(g["mean_guesses"].min()), float(g["mean_guesses"].max())
+        span = max(hi - lo, 0.002)
+        best = float(heads[key]["mean_guesses"].iloc[0])
         colours = [LOSS_COLOUR if f else WIN_COLOUR for f in g["failures"]]
         names = [f"{int(r['rank'])}. {r['opener'].upper()}" for _, r in g.iterrows()]
-        ax.barh(names, g["mean_guesses"], color=colours)
+        ys = np.arange(len(g))
+        ax.hlines(ys, lo - span * 0.08, g["mean_guesses"], color="#d5d9de", lw=0.8, zorder=1)
+        ax.scatter(g["mean_guesses"], ys, color=colours, s=22, zorder=2)
+        ax.axvline(best, color="#888", lw=0.6, ls=":", zorder=0)
         for y, (_, r) in enumerate(g.iterrows()):
-            note = f"{r['mean_guesses']:.4f}" + (f"  ✗{int(r['failures'])} lost" if r["failures"] else "")
-            ax.text(r["mean_guesses"] + span * 0.01, y, note, va="center", fontsize=6.5,
+            gap = float(r["mean_guesses"]) - best
+            note = f"{r['mean_guesses']:.4f}" + (f"  +{gap:.4f}" if gap > 0 else "")
+            note += f"  ✗{int(r['failures'])} lost" if r["failures"] else ""
+            ax.text(r["mean_guesses"] + span * 0.03, y, note, va="center", fontsize=6.5,
                     color=LOSS_COLOUR if r["failures"] else "#222")
+        ax.set_yticks(ys, names)
+        ax.set_xlim(lo - span * 0.08, hi + span * 0.75)
         ax.set_title(_group_label(key), fontsize=9)
         ax.tick_params(axis="y", labelsize=7)
+        ax.tick_params(axis="x", labelsize=7)
         ax.grid(axis="x", alpha=0.3)
     for ax in axes.flat[len(groups):]:
         ax.set_visible(False)
-    for ax in axes.flat:
-        ax.set_xlim(lo - span * 0.15, hi + span * 0.45)
-        ax.tick_params(axis="x", labelbottom=True, labelsize=7)
     for ax in axes[-1]:
-        ax.set_xlabel("mean guesses per game over all answers (lower is better)", fontsize=8)
-    from matplotlib.patches import Patch
+        ax.set_xlabel("mean guesses per game (lower is better; this panel's scale)", fontsize=8)
+    from matplotlib.lines import Line2D
 
-    fig.legend(handles=[Patch(color=WIN_COLOUR, label="wins every game"),
-                        Patch(color=LOSS_COLOUR, label="loses games (ranked after every winner)")],
+    fig.legend(handles=[Line2D([], [], color=WIN_COLOUR, label="wins every game", marker="o",
+                               linestyle="", markersize=5),
+                        Line2D([], [], color=LOSS_COLOUR, label="loses games (ranked after every winner)",
+                               marker="o", linestyle="", markersize=5)],
                loc="lower center", ncol=2, fontsize=8, frameon=False)
     fig.tight_layout(rect=(0, 0.04, 1, 1))
     out["ranking.png"] = _png(fig)
 
-    # 3. mean guesses against the first guess's avg eliminated, one panel per group
+    # 3. mean guesses against the first guess's avg eliminated: zoomed on the best, an inset of all
     if "avg_eliminated" in ranks and ranks["avg_eliminated"].notna().any():
         rows, ncols = _grid(len(groups), modes)
-        fig, axes = plt.subplots(rows, ncols, figsize=(4.4 * ncols, 3.6 * rows), squeeze=False,
-                                 sharex=True, sharey=True)
+        fig, axes = plt.subplots(rows, ncols, figsize=(7.2 * ncols, 4.4 * rows), squeeze=False)
+        named = 8
         for ax, key in zip(axes.flat, groups, strict=False):
-            g = by_group[key]
-            win, lose = g[g["failures"] == 0], g[g["failures"] > 0]
-            ax.scatter(win["avg_eliminated"], win["mean_guesses"], s=9, color=WIN_COLOUR, alpha=0.6,
-                       label=f"wins every game ({len(win)})", linewidths=0)
-            ax.scatter(lose["avg_eliminated"], lose["mean_guesses"], s=12, color=LOSS_COLOUR,
-                       marker="x", alpha=0.7, label=f"loses games ({len(lose)})", linewidths=0.8)
-            best = g.iloc[0]  # the ranking's #1, named
-            ax.annotate(f"#1 {best['opener'].upper()} ({best['mean_guesses']:.3f})",
-                        (best["avg_eliminated"], best["mean_guesses"]), xytext=(-70, 18),
-                        textcoords="offset points", fontsize=7,
-                        arrowprops={"arrowstyle": "-", "color": "#555", "lw": 0.6})
-            ax.set_title(_group_label(key), fontsize=9)
-            ax.legend(fontsize=7, loc="upper right", frameon=False)
+            g = by_group[key].dropna(subset=["avg_eliminated"])
+            if not len(g):
+                ax.set_visible(False)
+                continue
+            zoom = g.head(named)  # the view: the best openers, where the blob is
+            x0, x1 = float(zoom["avg_eliminated"].min()), float(zoom["avg_eliminated"].max())
+            y0, y1 = float(zoom["mean_guesses"].min()), float(zoom["mean_guesses"].max())
+            dx, dy = max(x1 - x0, 0.5) * 0.3, max(y1 - y0, 0.001) * 0.3
+            box = (x0 - dx, x1 + dx, y0 - dy, y1 + dy)
+            inside = g[g["avg_eliminated"].between(box[0], box[1])
+                       & g["mean_guesses"].between(box[2], box[3])]
+            for target, pts, size in ((ax, inside, 22), (None, g, 5)):
+                if target is None:
+                    target = ax.inset_axes((1.04, 0.45, 0.30, 0.5))  # beside the zoom, covering nothing
+                    target.tick_params(labelsize=5)
+                    target.set_title(f"all {len(g)} openers", fontsize=6)
+                    from matplotlib.patches import Rectangle
+
+                    target.add_patch(Rectangle((box[0], box[2]), box[1] - box[0], box[3] - box[2],
+                                               fill=False, ec="#555", lw=0.6))
+                win, lose = pts[pts["failures"] == 0], pts[pts["failures"] > 0]
+                target.scatter(win["avg_eliminated"], win["mean_guesses"], s=size, color=WIN_COLOUR,
+                               alpha=0.7, linewidths=0,
+                               label=f"wins every game ({(g['failures'] == 0).sum()})")
+                target.scatter(lose["avg_eliminated"], lose["mean_guesses"], s=size * 1.3,
+                               color=LOSS_COLOUR, marker="x", alpha=0.8, linewidths=0.8,
+                               label=f"loses games ({(g['failures'] > 0).sum()})")
+            # names in a column right of the box, top to bottom by mean, each joined to its point
+            width = box[1] - box[0]
+            slots = np.linspace(box[3] - dy * 0.5, box[2] + dy * 0.5, max(len(zoom), 2))
+            for slot, (_, r) in zip(slots, zoom.sort_values("mean_guesses", ascending=False).iterrows(),
+                                    strict=False):
+                ax.annotate(f"{int(r['rank'])}. {r['opener'].upper()}  {r['mean_guesses']:.3f}",
+                            (r["avg_eliminated"], r["mean_guesses"]), xytext=(box[1] + width * 0.12, slot),
+                            textcoords="data", fontsize=6.5, va="center", color="#222",
+                            arrowprops={"arrowstyle": "-", "color": "#999", "lw": 0.5})
+            ax.set_xlim(box[0], box[1] + width * 0.75)
+            ax.set_ylim(box[2], box[3])
+            ax.set_title(f"{_group_label(key)}: zoomed on the best {len(zoom)} "
+                         f"({len(inside)} of {len(g)} openers in the box)", fontsize=8)
+            ax.legend(fontsize=6.5, loc="upper left", frameon=False)
             ax.grid(alpha=0.3)
         for ax in axes.flat[len(groups):]:
             ax.set_visible(False)
@@ -595,6 +630,11 @@ def top_table(
     try:
         df = pd.read_csv(io.BytesIO(p.read_bytes()))
     except FileNotFoundError:
+        if p.parent.is_dir() and (p.parent / "opener_scores.csv").exists():
+            raise ReportError(f"{str(p.parent)!r} has first-guess scores only (opener_scores.csv): "
+                              "the ranking needs played games; run `wordle-lab pipeline games` "
+                              "into the same --output, then `wordle-lab report` (or `wordle-lab run`)"
+                              ) from None
         raise ReportError(f"{str(p)!r} does not exist: run `wordle-lab report` "
                           "(or `wordle-lab run`) first") from None
     except (OSError, ValueError, pd.errors.ParserError) as exc:

@@ -32,10 +32,23 @@ import pandas as pd
 
 GROUP = ["lexicon", "strategy", "mode"]
 PLOT_TITLES = {
-    "ranking.png": "Best 20 openers per strategy and mode (losers in red, ranked after every winner)",
-    "lengths_top.png": "Game lengths of the top openers (log scale, ✗ = not solved within the limit)",
-    "mean_vs_eliminated.png": "Mean guesses against the first guess's avg eliminated",
+    "ranking.png": "Best 20 openers per strategy and mode (each panel on its own scale; "
+                   "openers that lose games in red, ranked after every winner)",
+    "lengths_top.png": "Game lengths of the top openers (✗ = lost: not solved in {limit})",
+    "mean_vs_eliminated.png": "Mean guesses against the first guess's avg eliminated "
+                              "(zoomed on the best openers; the inset shows them all)",
 }
+# the hard-mode verdicts in a player's words: a badge on a normal-mode row must not read as "fails"
+VERDICT_LABELS = {"feasible": "sure win possible", "infeasible": "no sure win", "unknown": "undecided"}
+# what the tables' notes name in code, in the words the report shows
+NOTE_WORDS = {"wordle_core.search.hard.hard_verdict": "exact search over every hard-mode strategy"}
+
+
+def user_note(note: str) -> str:
+    """A verdict's note as the report shows it: module names replaced by what they did."""
+    for code, words in NOTE_WORDS.items():
+        note = note.replace(code, words)
+    return note
 
 
 def _asset(name: str) -> str:
@@ -132,7 +145,8 @@ def report_data(ranks: pd.DataFrame, summaries: pd.DataFrame, verdicts: pd.DataF
     return {
         "subtitle": subtitle, "limit": len(hist_cols) - 1, "groups": [list(g) for g in groups],
         "games": games_per_group, "words": list(words), "rows": cols, "worst": worst_out,
-        "hard": hard_list, "notes": {o: n for (_lex, o), (_v, n) in sorted(hard.items()) if n},
+        "hard": hard_list, "notes": {o: user_note(n) for (_lex, o), (_v, n) in sorted(hard.items()) if n},
+        "labels": VERDICT_LABELS,
         "proven": proven or [],
         "plots": [],
     }
@@ -141,7 +155,8 @@ def report_data(ranks: pd.DataFrame, summaries: pd.DataFrame, verdicts: pd.DataF
 def render_html(data: dict[str, Any], plots: dict[str, bytes], title: str) -> bytes:
     """The whole page: the data block, the plots as data URIs, the stylesheet and script."""
     data = dict(data)
-    data["plots"] = [[name, PLOT_TITLES.get(name, name)] for name in PLOT_TITLES if name in plots]
+    data["plots"] = [[name, PLOT_TITLES[name].format(limit=data.get("limit", 6))]
+                     for name in PLOT_TITLES if name in plots]
     payload = gzip.compress(json.dumps(data, separators=(",", ":"), ensure_ascii=False).encode(),
                             compresslevel=6, mtime=0)
     images = "".join(

@@ -22,6 +22,7 @@ import pytest
 from _report_data import browse, chromium, synthetic_tables, write_tables
 
 from pipelines.report import build_report
+from pipelines.report_html import VERDICT_LABELS
 from wordle_core.game.lexicon import load_lexicon
 from wordle_core.tables.frames import read_table
 
@@ -170,7 +171,7 @@ def test_hard_view_and_screenshots(report):
     assert console == [] and _state(dom)["view"] == "hard"
     summary = pd.read_csv(report / "report" / "hard_summary.csv")
     for r in summary.itertuples():
-        pill = f'<span class="pill {r.verdict}">{r.verdict}</span>'
+        pill = f'<span class="pill {r.verdict}">{VERDICT_LABELS[r.verdict]}</span>'
         assert f"{r.lexicon}: {pill} {r.openers} of {r.of} openers" in dom
     table = re.search(r'<table id="hard-table">.*?<tbody>(.*?)</tbody>', dom, re.S).group(1)
     verdicts = re.findall(r'<tr><td class="l"><a class="op" href="#opener=(\w+)">.*?class="pill (\w+)"',

@@ -46,7 +46,7 @@ def _run(argv: list[str]) -> dict:
 @pytest.mark.parametrize("argv, shows", [
     (["score", "salet", "crane"], "bybyb"),
     (["score", "salet", "crane", "--emoji"], "\u2b1b\U0001f7e8"),
-    (["candidates", "--history", "salet:bybgb"], "7 candidates"),
+    (["candidates", "--history", "salet:bybgb", "--lexicon", "wordle"], "7 candidates"),
     (["lexicons"], "wordle"),
     (["strategies"], "entropy"),
     (["--help"], "play:"),

@@ -32,9 +32,12 @@ def test_play_one_plays_the_stage_work_for_one_opener():
     played, process = [], fn.process
     fn.process = lambda element: (played.append(element), process(element))[1]
     warm.play_one(fn)
-    # both modes were played, one opener (the worker then keeps the caches of the mode
-    # it played last: `default`'s hard-mode memo holds positions)
-    assert [h for _, h in played] == [False, True] and len({r for r, _ in played}) == 1
+    # both modes were played, one opener, one step per strategy and mode plus the hard-mode
+    # verdict (the steps the cold-cache line counts); the worker then keeps the caches of the
+    # mode it played last: `default`'s hard-mode memo holds positions
+    assert [h for _, h in played] == [h for h, _ in warm.warm_steps(fn)] == [False, False, True, True, True]
+    assert len({r for r, _ in played}) == 1
+    assert fn.strategies == ["default", "entropy"]  # restored after the steps
     assert fn.strats[("default", True)].memo_size() > 0
     assert fn.progress_dir is None
 
@@ -63,11 +66,12 @@ def _tables(out: Path) -> dict[str, bytes]:
 def test_big_local_stages_warm_first_with_the_same_tables(tmp_path: Path, monkeypatch):
     calls: list[PlayOpenerFn] = []
 
-    def recorded(fn):
+    def recorded(fn, **kw):
         calls.append(fn)
         return warm.compile_first(fn)
 
     monkeypatch.setattr(jobs, "compile_first", recorded)
+    monkeypatch.setattr(jobs, "cache_is_cold", lambda: False)  # (a cold cache warms any stage)
     monkeypatch.setattr(jobs, "WARM_MIN", 10**9)  # a small stage: no warm-up
     assert main([*ARGS, *LOCAL, "--output", str(tmp_path / "cold")]) == 0
     assert calls == []
@@ -82,3 +86,23 @@ def test_big_local_stages_warm_first_with_the_same_tables(tmp_path: Path, monkey
     calls.clear()
     assert main([*ARGS, *LOCAL, "--dry_run=True", "--output", str(tmp_path / "dry")]) == 0
     assert calls == []
+
+
+def test_a_cold_cache_warms_even_a_small_stage_as_its_own_step(tmp_path: Path, monkeypatch, capsys):
+    shown: list[str] = []
+
+    def recorded(fn, show=None, **kw):
+        assert show is not None  # the step is shown
+        show("compiling kernels, once: 1 of 1 (entropy, normal mode)", False)
+        shown.append("warmed")
+        return 0.0
+
+    monkeypatch.setattr(jobs, "compile_first", recorded)
+    monkeypatch.setattr(jobs, "cache_is_cold", lambda: True)
+    monkeypatch.setattr(jobs, "WARM_MIN", 10**9)
+    args = [a for a in ARGS if a != "--no-progress"]
+    assert main([*args, *LOCAL, "--output", str(tmp_path / "out")]) == 0
+    assert shown == ["warmed"]
+    err = capsys.readouterr().err
+    at = err.index("compiling kernels, once: 1 of 1")
+    assert "[1/1 play]" in err[at:] and "[1/1 play]" not in err[:at]  # before the stage's line

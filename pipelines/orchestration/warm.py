@@ -19,7 +19,9 @@ logged and ignored, and a run with a warm cache spends a few seconds in it (abou
 ``configs/full.yaml``: loading the cached code and playing the one opener). Small stages
 skip it (:data:`WARM_MIN` work items) when the cache is warm. Remote workers (Dataflow, a
 Dask cluster elsewhere) have their own disks; warming here would not reach them, so only
-local runs warm.
+local runs warm. Each remote worker process pays the compile once, on its first elements:
+for ``configs/default.yaml``'s strategies and modes about two CPU-minutes from a cold
+cache (the same work as the warm-up; loading the cached code later takes seconds).
 
 When the cache is cold (:func:`cache_is_cold`) the warm-up is a step of its own, shown
 before any stage's ETA: ``compiling kernels, once: N of M (entropy, hard mode)``, one
@@ -69,15 +71,17 @@ KERNEL_MODULES = ("buckets", "greedy", "walk", "hard", "exact")  # wordle_core/k
 
 
 def kernel_cache_dir() -> Path:
-    """Where numba caches the kernels: ``$NUMBA_CACHE_DIR`` (mirroring the source tree),
-    else ``__pycache__`` beside ``wordle_core/kernels``."""
+    """Where numba caches the kernels: under ``$NUMBA_CACHE_DIR`` when set (numba's
+    ``<dir name>_<sha1 of the directory>``), else ``__pycache__`` beside ``wordle_core/kernels``."""
+    import hashlib
+
     import wordle_core
 
-    kernels = Path(wordle_core.__file__).resolve().parent / "kernels"
+    kernels = os.path.abspath(os.path.join(os.path.dirname(wordle_core.__file__), "kernels"))
     env = os.environ.get("NUMBA_CACHE_DIR")
     if env:
-        return Path(env) / kernels.relative_to(kernels.anchor) / "__pycache__"
-    return kernels / "__pycache__"
+        return Path(env) / f"kernels_{hashlib.sha1(kernels.encode()).hexdigest()}"
+    return Path(kernels) / "__pycache__"
 
 
 def cache_is_cold(directory: Path | None = None) -> bool:
@@ -157,6 +161,7 @@ def compile_first(fn: Any, timeout: float = 900.0,
         return None
     timer = threading.Timer(timeout, child.kill)
     timer.start()
+    assert child.stdin is not None and child.stdout is not None  # both are pipes
     try:
         child.stdin.write(payload)
         child.stdin.close()

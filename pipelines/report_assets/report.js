@@ -93,12 +93,12 @@
     ["w3", "win ≤3 %", "games solved in 3 guesses or fewer"],
     ["w6", "win ≤6 %", "games solved within the guess limit"],
     ["max", "max", "longest game"],
-    ["fail", "lost", "games not solved within the limit"],
-    ["hist", "game lengths", "games solved in 1, 2, … guesses; red: not solved", "l"],
+    ["fail", "lost", "games lost (not solved in the guess limit, 6 in Wordle)"],
+    ["hist", "game lengths", "games solved in 1, 2, … guesses; red: lost (not solved in the limit)", "l"],
     ["ae", "avg elim.", "answers the first guess rules out, on average"],
     ["ent", "entropy", "bits of information in the first guess's feedback"],
     ["exact", "optimum", "proven minimum total guesses from this opener in this mode (where computed; none: proven that no strategy wins every game)"],
-    ["verdict", "hard verdict", "can any strategy win every hard-mode game from this opener? (exact search, or a strategy that did)", "l"],
+    ["verdict", "hard mode: sure win?", "hard mode, whatever this row's mode: can some strategy win every hard-mode game from this opener? (exact search, or a strategy that did)", "l"],
   ];
   const GROUP_ORDER = (x) => x.g;
   function cmp(key) {
@@ -131,7 +131,8 @@
     });
     return s + "</svg>";
   }
-  function pill(v) { return v ? `<span class="pill ${esc(v)}">${esc(v)}</span>` : "–"; }
+  // a verdict in words a player reads right: "infeasible" on a normal-mode row read as "fails"
+  function pill(v) { return v ? `<span class="pill ${esc(v)}">${esc((D.labels && D.labels[v]) || v)}</span>` : "–"; }
   function opt(values, cur, all) {
     return [`<option value="*"${cur === "*" ? " selected" : ""}>${all}</option>`]
       .concat(values.map((v) => `<option${v === cur ? " selected" : ""}>${esc(v)}</option>`)).join("");
@@ -209,13 +210,13 @@
     const W = 380, H = 150, pad = 22, n = hist.length, bw = (W - pad) / n, max = Math.max(1, ...hist);
     let s = `<svg class="hist" width="${W}" height="${H + 30}" viewBox="0 0 ${W} ${H + 30}" role="img">`;
     hist.forEach((c, k) => {
-      const bh = c ? Math.max(2, (H - 18) * Math.log1p(c) / Math.log1p(max)) : 0;
+      const bh = c ? Math.max(2, (H - 18) * c / max) : 0;  // linear: 78 looks like 78 next to 1,224
       const x = pad + k * bw + 4, y = H - bh;
       s += `<rect class="bar${k === lim ? " f" : ""}" x="${x}" y="${y}" width="${bw - 8}" height="${bh}"></rect>`;
       s += `<text x="${x + (bw - 8) / 2}" y="${y - 3}" text-anchor="middle">${c}</text>`;
-      s += `<text class="ax" x="${x + (bw - 8) / 2}" y="${H + 14}" text-anchor="middle">${k === lim ? "✗ >" + lim : k + 1}</text>`;
+      s += `<text class="ax" x="${x + (bw - 8) / 2}" y="${H + 14}" text-anchor="middle">${k === lim ? "✗ lost" : k + 1}</text>`;
     });
-    s += `<text class="ax" x="${pad}" y="${H + 28}">guesses to solve (bar height: log scale; ✗ = lost)</text>`;
+    s += `<text class="ax" x="${pad}" y="${H + 28}">guesses to solve (✗ = lost: not solved in ${lim})</text>`;
     return s + "</svg>";
   }
   function renderOpener() {
@@ -242,7 +243,7 @@
     }).join("");
     const first = rows[0];
     $("#view").innerHTML = `<p><a href="#">‹ back to the ranking</a></p>
-      <div class="big">${tiles(w, [...w].map(() => "g"))}</div>
+      <div class="big">${tiles(w, [...w].map(() => "n"))}</div>
       <h2 id="opener-title">${esc(w.toUpperCase())}</h2>
       <div class="cards"><div class="card"><div class="k">first guess: answers ruled out on average</div><div class="v">${fmt(first.ae, 1)}</div></div>
       <div class="card"><div class="k">first guess: information</div><div class="v">${fmt(first.ent, 3)} <small>bits</small></div></div>
@@ -276,9 +277,9 @@
         ${strategies.map((x) => cell(o.s[x])).join("")}</tr>`).join("")}</tbody></table>
       ${list.length > 100 ? `<p class="note">First 100 of ${int(list.length)}; the ranking (mode: hard) has them all.</p>` : ""}` : "";
     $("#view").innerHTML = `<h2>Hard mode: which openers can guarantee a win?</h2>
-      <p class="note">NYT hard mode: greens stay in place, yellows must be reused. <b>feasible</b>: some strategy wins every
-      game from the opener (proven by the exact search, or by a strategy of this run that did); <b>infeasible</b>: proven
-      that none does; <b>unknown</b>: the search's budget ran out or it was not run.</p>
+      <p class="note">NYT hard mode: greens stay in place, yellows must be reused. <b>${esc(D.labels.feasible)}</b>: some strategy wins every
+      game from the opener (proven by the exact search, or by a strategy of this run that did); <b>${esc(D.labels.infeasible)}</b>: proven
+      that no strategy wins every game; <b>${esc(D.labels.unknown)}</b>: the search's budget ran out or it was not run.</p>
       ${h.length ? "" : "<p>No hard-mode verdicts in this run.</p>"}
       <div class="cards">${h.map((x) => `<div class="card"><div class="k">${esc(x.lexicon)}</div><div class="v">${pill(x.verdict)}
         ${int(x.openers)} <small>of ${int(x.of)} openers</small></div></div>`).join("")}</div>

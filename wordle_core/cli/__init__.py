@@ -85,7 +85,7 @@ def build_parser() -> argparse.ArgumentParser:
     )
     parser.add_argument("--version", action=_VersionAction)
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=OneLineParser,
-                                help=argparse.SUPPRESS)
+                                help=argparse.SUPPRESS, prog="wordle-lab")
     sub.required = True
     for mod in sorted(pkgutil.iter_modules(commands.__path__), key=lambda m: m.name):
         importlib.import_module(f"{commands.__name__}.{mod.name}").register(sub)
@@ -113,6 +113,9 @@ def _show_engine_notes() -> None:
 
 
 def main(argv: list[str] | None = None) -> int:
+    if (sys.argv[1:] if argv is None else list(argv)) == ["--version"]:  # no parser to build
+        sys.stdout.write(f"wordle-lab {_version()}\n")
+        return 0
     _show_engine_notes()
     if any("://" in a for a in (sys.argv[1:] if argv is None else argv)):
         import pipelines  # noqa: F401  (serves gs://, s3:// ... locations through Beam's FileSystems)

@@ -215,7 +215,7 @@ def render_keyboard(keys: str, states: str, colour: bool) -> str:
             cells = "".join(f"{_KEY_ANSI[s]} {c.upper()} \x1b[0m" for c, s in pairs)
         else:
             cells = "".join(plain[s].format(c.upper() if s == "g" else c) for c, s in pairs)
-        lines.append("    " + " " * i + cells)
+        lines.append(("    " + " " * i + cells).rstrip())
     return "\n".join(lines)
 
 

@@ -105,7 +105,7 @@ def keyboard(lexicon: Lexicon, history: tuple[tuple[int, int], ...] | list[tuple
             best[ch] = max(best.get(ch, -1), d)
     alphabet = lexicon.alphabet
     if set(alphabet) <= set("".join(QWERTY)):
-        rows = [r for r in QWERTY]
+        rows = list(QWERTY)
     else:
         rows = [alphabet[i:i + 10] for i in range(0, len(alphabet), 10)]
     mark = {GREEN: "g", YELLOW: "y", 0: "b"}

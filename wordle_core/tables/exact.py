@@ -15,13 +15,15 @@ import csv
 import io
 from dataclasses import dataclass
 from functools import cache
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import fastavro
 
 from wordle_core.game.lexicon import Lexicon
-from wordle_core.search.exact import INF, OpenerRanking
 from wordle_core.tables.avro import read_with_metadata, shipped_bytes, write_avro_and_csv
+
+if TYPE_CHECKING:
+    from wordle_core.search.exact import OpenerRanking
 
 RANK_SCHEMA: dict[str, Any] = fastavro.parse_schema({  # type: ignore[assignment]
     "type": "record", "name": "OptimalRank", "namespace": "org.wordlelab.v1",
@@ -53,6 +55,8 @@ RANK_FIELDS = ["lexicon", "mode", "guess_pool", "k", "opener", "rank", "total", 
 
 def rank_records(res: OpenerRanking, lexicon: str, mode: str, pool: str) -> list[dict[str, Any]]:
     """One record per opener (top k first, then by bound, then alphabetical)."""
+    from wordle_core.search.exact import INF
+
     out = []
     for o in res.openers:
         won = o.total is not None and o.total < INF
@@ -73,6 +77,8 @@ def write_rank(records: list[dict[str, Any]], avro_path: str, csv_path: str,
 def rank_metadata(res: OpenerRanking, lexicon: Lexicon, mode: str, command: str) -> dict[str, str]:
     """The Avro header of a ranking: what it proves, on which word lists, how and when."""
     import datetime
+
+    from wordle_core.search.exact import INF
 
     return {"wordle_lab.computed_by": f"{command} (wordle_core.search.exact.rank_openers)",
             "wordle_lab.collected_at": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),

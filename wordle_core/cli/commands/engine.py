@@ -116,8 +116,9 @@ def cmd_strategies(args: argparse.Namespace) -> int:
     if args.json:
         print_json(rows)
     else:
+        width = max(len(str(r["name"])) for r in rows)
         for r in rows:
-            print(f"{r['name']:<18} {r['summary']}  [{r['source']}]")
+            print(f"{r['name']:<{width}}  {r['summary']}  [{r['source']}]")
     return 0
 
 
@@ -149,9 +150,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return 0
     print(f"{report['lexicon']} · {report['strategy']} · opener {str(report['opener']).upper()}"
           f" · {'hard' if report['hard'] else 'normal'} mode")
+    timing = "played from the saved tree" if args.tree else f"{report['averageTime']:.3f} ms/game"
     print(f"games {report['totalCount']:,}  mean {report['meanGuesses']:.4f}  "
-          f"max {report['maxGuesses']}  failures {report['failures']}  "
-          f"({report['averageTime']:.3f} ms/game)")
+          f"max {report['maxGuesses']}  lost {report['failures']} (not solved in {lex.max_guesses})  "
+          f"({timing})")
     print_histogram(report["guessDistribution"])
     print("hardest:", " ".join(report["maxGuessWords"][:8]))
     return 0

@@ -73,7 +73,9 @@ def cmd_report(args: argparse.Namespace) -> int:
 
     out = location(args.output) if args.output else location(args.input) / "report"
     files = build_report(args.input, out)
-    print(f"report: {out.resolve()} ({len(files)} files: {', '.join(f.name for f in files)})")
+    page = out.resolve() / "index.html"
+    where = page if page.exists() else out.resolve()
+    print(f"report: {where} ({len(files)} files: {', '.join(f.name for f in files)})")
     return 0
 
 
@@ -136,8 +138,10 @@ def _proven(args: argparse.Namespace) -> int:
                        else (f"{r.total}", f"{r.total / len(lex.answers):.4f}"))
         print(f"{r.rank:>4}  {r.opener:<8} {total:>6} {mean:>7}")
     others = len(got.records) - len(got.top)
-    print(f"the {a['wordle_lab.k']}th total is {a['wordle_lab.kth_total']}; the other {others:,} "
-          f"openers are proven worse ({float(a['wordle_lab.cpu_seconds']) / 60:.0f} CPU-min, "
+    k = int(a["wordle_lab.k"])
+    shown = f"the best {len(top)} of the proven top {k}" if len(top) < len(got.top) else f"the proven top {k}"
+    print(f"{shown}; the {k}th total is {a['wordle_lab.kth_total']}, and the {others:,} openers "
+          f"outside the top {k} are proven worse ({float(a['wordle_lab.cpu_seconds']) / 60:.0f} CPU-min, "
           f"{a.get('wordle_lab.collected_at', '?')})")
     return 0
 
@@ -153,10 +157,18 @@ def _exact(args: argparse.Namespace) -> int:
     mode = args.mode or "normal"
     word = lex.normalise(args.opener) if args.opener else None  # (one line if not a guess)
     places = exact_ranking(lex, hard=mode == "hard")
+    tie = ""
     if word:
         rows = [p for p in places if p.opener == word]
+    elif args.worst:
+        last = [p for p in places if p.total == places[-1].total] if places else []  # tied for last
+        rows = places[-args.top:]
+        if len(last) > args.top:
+            what = "no guaranteed win" if last[0].total is None else f"total {last[0].total:,}"
+            tie = f"{len(last):,} openers tie for last place ({what}); the first {args.top} alphabetically:"
+            rows = last[:args.top]
     else:
-        rows = places[-args.top:] if args.worst else places[:args.top]
+        rows = places[:args.top]
     if args.json:
         from wordle_core.cli.common import print_json
 
@@ -170,6 +182,8 @@ def _exact(args: argparse.Namespace) -> int:
     if word and not rows:
         print(f"{word}: not computed yet")
         return 0
+    if tie:
+        print(tie)
     print(f"{'rank':>6}  {'opener':<8} {'total':>7} {'mean':>7}")
     for r in rows:
         total, mean = (f"{r.total}", f"{r.mean:.4f}") if r.total is not None else ("no win", "-")
