@@ -90,8 +90,10 @@ def scores_result(cfg: JobConfig, n: int = 5) -> str:
     from wordle_core.search.openers import top_openers
     from wordle_core.tables.load import TableError, load_opener_scores
 
+    from . import jobs
+
     lex = jobs.lexicon_of(cfg)
-    where = Path(cfg.output).resolve() / "opener_scores"
+    where = location(cfg.output).resolve() / "opener_scores"
     lines = [f"opener_scores: {where}"]
     try:
         scores = load_opener_scores(lex, cfg.output)

@@ -659,7 +659,7 @@ def top_table(
     return g, key
 
 
-def _verify_report(p: Path) -> None:
+def _verify_report(p: Location) -> None:
     """``p`` must be listed, with its sha256, in its report directory's verified manifest."""
     d = p.parent
     if not (d / MANIFEST).is_file():

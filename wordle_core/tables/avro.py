@@ -236,7 +236,7 @@ def check_one_generation(output_dir: AnyPath, tables: Iterable[str]) -> None:
     into one output) and they were computed on the same word lists; without that
     record, one generation only (a table copied in from another run is refused).
     """
-    out = Path(output_dir)
+    out = location(output_dir)
     mans = {t: read_manifest(table_dir(out, t), t) for t in tables}
     gens = {m.generation for m in mans.values()}
     if len(gens) <= 1:
