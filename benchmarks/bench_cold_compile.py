@@ -1,7 +1,7 @@
 """Compile CPU of a job's kernels from a cold numba cache, without touching your cache.
 
 Runs, in a child process whose ``NUMBA_CACHE_DIR`` is a fresh temporary directory, what a
-local run's warm-up does for a config's play stage (``pipelines.warm.play_one``: one cheap
+local run's warm-up does for a config's play stage (``pipelines.orchestration.warm.play_one``: one cheap
 opener, every strategy and mode, the hard-mode verdict) plus the scores stage's kernel, and
 prints the child's CPU seconds, wall seconds and peak memory. This is the cost a fresh
 checkout, a CI run or a remote worker pays once.
@@ -25,7 +25,8 @@ ROOT = Path(__file__).resolve().parents[1]
 CHILD = """
 import sys
 import numpy as np
-from pipelines import jobs, transforms, warm
+from pipelines import jobs, transforms
+from pipelines.orchestration import warm
 from pipelines.config import build_config
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.search.openers import compute_opener_scores

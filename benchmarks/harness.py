@@ -54,6 +54,8 @@ CASES: dict[str, Case] = {
     "strategies": Case("bench_strategies.py", "every registered strategy from one opener, both modes: "
                        "mean, max, failures, time"),
     "suggest": Case("bench_suggest.py", "suggestion latency: covered by a tree, uncovered, CLI cold start"),
+    "cold-compile": Case("bench_cold_compile.py", "CPU seconds of a job's kernels compiled from a cold "
+                         "numba cache (a throwaway cache directory: yours is untouched)"),
     "fanout": Case("bench_fanout.py", "games/s of whole greedy trees (the fan-out's compiled walk), "
                    "both modes; --compare pairs the sides opener by opener", pairs_old=True),
     "rule-out": Case("bench_rule_out.py", "greedy strategies with and without ruling guesses out by "
