@@ -624,19 +624,15 @@ def top_table(
     if p.is_dir():
         p = p / "rankings.csv"
     if not p.is_file():
+        if (p.parent / "opener_scores.csv").is_file():
+            raise ReportError(f"{str(p.parent)!r} has first-guess scores only (opener_scores.csv): "
+                              "the ranking needs played games; run `wordle-lab pipeline games` "
+                              "into the same --output, then `wordle-lab report` (or `wordle-lab run`)")
         raise ReportError(f"{str(p)!r} does not exist: run `wordle-lab report` "
                           "(or `wordle-lab run`) first")
     _verify_report(p)
     try:
         df = pd.read_csv(io.BytesIO(p.read_bytes()))
-    except FileNotFoundError:
-        if p.parent.is_dir() and (p.parent / "opener_scores.csv").exists():
-            raise ReportError(f"{str(p.parent)!r} has first-guess scores only (opener_scores.csv): "
-                              "the ranking needs played games; run `wordle-lab pipeline games` "
-                              "into the same --output, then `wordle-lab report` (or `wordle-lab run`)"
-                              ) from None
-        raise ReportError(f"{str(p)!r} does not exist: run `wordle-lab report` "
-                          "(or `wordle-lab run`) first") from None
     except (OSError, ValueError, pd.errors.ParserError) as exc:
         raise ReportError(f"cannot read {str(p)!r}: {str(exc).splitlines()[0]}") from None
     need = {*GROUP, "opener", f"rank_{by}"}

@@ -100,13 +100,13 @@ def test_report_rank_and_tree_read_from_gcs(quick_gcs, quick_local, gcs_emulator
     again = _fresh(gcs_emulator, "report")
     rep = _wordle_lab("report", "--input", out, "--output", again)
     assert rep.returncode == 0, rep.stderr
-    assert rep.stdout.startswith(f"report: {again} (")
+    assert rep.stdout.startswith(f"report: {again}/index.html (")  # the page a person opens
     for name in ("rankings.csv", "hard_mode.csv", "opener_scores.csv"):
         assert location(f"{again}/{name}").read_bytes() == (quick_local / "report" / name).read_bytes()
     rank = _wordle_lab("rank", "--report", f"{out}/report", "--top", "3")
     assert rank.returncode == 0, rank.stderr
     assert rank.stdout == _wordle_lab("rank", "--report", str(quick_local / "report"), "--top", "3").stdout
-    tree = ["--strategy", "minimax", "--opener", "salet", "--json"]
+    tree = ["--lexicon", "wordle", "--strategy", "minimax", "--opener", "salet", "--json"]
     sim = _wordle_lab("simulate", "--tree", f"{out}/trees", *tree)
     assert sim.returncode == 0, sim.stderr
     assert '"totalCount": 2315' in sim.stdout
