@@ -15,13 +15,12 @@ from __future__ import annotations
 import importlib.util
 import os
 import re
-import shutil
 import subprocess
 import sys
-import tempfile
 from pathlib import Path
 
 import pytest
+from _report_data import browse, chromium
 
 ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT / "docs"
@@ -112,24 +111,12 @@ def test_site_builds_strict(site):
     assert (site / "notes" / "index.html").is_file()
 
 
-def _chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-
-
 def _browser(url: str, *extra: str) -> str:
-    exe = _chromium()
-    assert exe is not None
-    with tempfile.TemporaryDirectory(prefix="wordle-lab-chromium-") as profile:
-        cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               "--disable-dev-shm-usage", f"--user-data-dir={profile}", *extra, url]
-        res = subprocess.run(cmd, capture_output=True, timeout=90, check=False,
-                             env={**os.environ, "HOME": profile})
-    assert res.returncode == 0, res.stderr.decode(errors="replace")[-2000:]
-    return res.stdout.decode()
+    """Headless Chromium's stdout for ``url`` (the shared runner of the HTML tests)."""
+    return browse(url, *extra)[0]
 
 
-@pytest.mark.skipif(_chromium() is None, reason="chromium is not installed (run .ci/install-browser)")
+@pytest.mark.skipif(chromium() is None, reason="chromium is not installed (run .ci/install-browser)")
 def test_rendered_pages_in_headless_chromium(site, tmp_path):
     home = _browser((site / "index.html").as_uri(), "--dump-dom")
     assert "<title>Wordle Lab</title>" in home

@@ -8,12 +8,12 @@ import os
 import re
 import shutil
 import subprocess
-import tempfile
 from html.parser import HTMLParser
 from pathlib import Path
 
 import fastavro
 import pytest
+from _report_data import browse, chromium
 
 from wordle_core.cli import main
 from wordle_core.game.matrix import pattern_matrix
@@ -129,22 +129,9 @@ def test_tree_command_reads_the_avro_table(wordle, wordle_tree, tmp_path, capsys
     assert exc.value.code == 2
 
 
-def _chromium() -> str | None:
-    return shutil.which("chromium") or shutil.which("chromium-browser") or shutil.which("google-chrome")
-
-
 def _browser(url: str, *extra: str) -> str:
-    """Run headless Chromium once (fresh profile, no network services); return its stdout."""
-    exe = _chromium()
-    assert exe is not None
-    with tempfile.TemporaryDirectory(prefix="wordle-lab-chromium-") as profile:
-        cmd = [exe, "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-               "--disable-background-networking", "--disable-component-update", "--disable-sync",
-               "--disable-dev-shm-usage", f"--user-data-dir={profile}", *extra, url]
-        res = subprocess.run(cmd, capture_output=True, timeout=90, check=False,
-                             env={**os.environ, "HOME": profile})
-    assert res.returncode == 0, res.stderr.decode(errors="replace")[-2000:]
-    return res.stdout.decode()
+    """Headless Chromium's stdout for ``url`` (the shared runner of the HTML tests)."""
+    return browse(url, *extra)[0]
 
 
 def _check(dom: str) -> dict[str, str]:
@@ -153,7 +140,7 @@ def _check(dom: str) -> dict[str, str]:
     return dict(kv.split(":", 1) for kv in m.group(1).split(";"))
 
 
-@pytest.mark.skipif(_chromium() is None, reason="chromium is not installed (run .ci/install-browser)")
+@pytest.mark.skipif(chromium() is None, reason="chromium is not installed (run .ci/install-browser)")
 def test_html_tree_in_headless_chromium(wordle_tree, tmp_path):
     page = tmp_path / "salet-tree.html"
     page.write_text(to_html(wordle_tree), encoding="utf-8")
