@@ -553,9 +553,9 @@ def _publish(out: Location, files: dict[str, bytes], generation: str = "manual")
     ``rank --report`` reads only a whole report whose files are the ones written here:
     locally through a temporary directory renamed into place; in an object store each
     object is whole once written, and none is written before all of them are computed."""
+    entries = [file_entry(n, d, 0) for n, d in files.items()]
+    text = manifest_of("report", entries, generation).to_json().encode()
     if isinstance(out, UrlPath):
-        man = manifest_of("report", [file_entry(n, d, 0) for n, d in files.items()], generation)
-        text = man.to_json().encode()
         try:
             (out / MANIFEST).unlink(missing_ok=True)
             for name in sorted(files):
@@ -580,8 +580,6 @@ def _publish(out: Location, files: dict[str, bytes], generation: str = "manual")
         for name in sorted(files):
             os.replace(tmp / name, out / name)
             written.append(out / name)
-        man = manifest_of("report", [file_entry(n, d, 0) for n, d in files.items()], generation)
-        text = man.to_json().encode()
         (tmp / MANIFEST).write_bytes(text)
         os.replace(tmp / MANIFEST, out / MANIFEST)
         _rerecord(out, generation, text)
