@@ -18,7 +18,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from wordle_core.api.analysis import Optimum
+from wordle_core import api
 from wordle_core.cli.common import (
     add_hard_arg,
     add_json_arg,
@@ -29,7 +29,6 @@ from wordle_core.cli.common import (
 )
 from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, Lexicon, resolve_lexicon
-from wordle_core.search.openers import top_openers
 
 POOLS = ("all", "answers")
 
@@ -65,8 +64,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_optimal(args: argparse.Namespace) -> int:
-    from wordle_core.search.exact import ExactSolver, optimal_for_opener
-
     pool = args.guesses if args.guesses in POOLS else "all"
     custom_guesses = None if args.guesses in POOLS else args.guesses
     check_output_file(args.save_tree, "--save-tree")
@@ -84,7 +81,7 @@ def cmd_optimal(args: argparse.Namespace) -> int:
             raise WordleError("--top must be at least 1")
         if args.top > len(lex.guesses):
             raise WordleError(f"--top must be at most {len(lex.guesses):,} (the {lex.name} openers)")
-        openers = top_openers(lex, args.top, by="entropy")
+        openers = api.top_openers(args.top, lex, by="entropy")
     elif args.opener:
         openers = [lex.normalise(w) for w in args.opener.split(",") if w.strip()]
     else:
@@ -95,17 +92,11 @@ def cmd_optimal(args: argparse.Namespace) -> int:
             raise WordleError(f"{bad!r} is not a possible answer, but --guesses answers was given")
     if args.save_tree and len(openers) != 1:
         raise WordleError("--save-tree needs exactly one opener")
-    solver = ExactSolver(lex, hard=args.hard, pool=pool, exact=True,
-                         max_guesses=args.max_guesses, matrix=matrix_for(lex))
-    limit = int(args.max_guesses or lex.max_guesses)
     results = []
-    for w in openers:
-        res, tree = optimal_for_opener(lex, w, hard=args.hard, max_guesses=args.max_guesses,
-                                       pool=pool, progress=True, solver=solver,
-                                       with_tree=bool(args.save_tree))
-        if tree is not None:
-            tree.save_json(args.save_tree)
-        found = Optimum.from_result(res, lex.name, limit, tree_built=tree is not None)
+    for found in api.optimal_openers(openers, lex, args.hard, pool=pool, max_guesses=args.max_guesses,
+                                     with_tree=bool(args.save_tree), progress=True):
+        if found.tree is not None:
+            found.tree.save_json(args.save_tree)
         results.append(found.to_dict())
         if not args.json:
             _print_line(found)
@@ -114,7 +105,7 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_line(o: Optimum) -> None:
+def _print_line(o: api.Optimum) -> None:
     mode = "hard" if o.hard else "normal"
     if o.total is None or o.mean is None:
         print(f"{o.opener.upper()}  {o.lexicon} {mode}: no strategy wins every game within "
@@ -127,22 +118,18 @@ def _print_line(o: Optimum) -> None:
 
 
 def _best(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
-    from wordle_core.search.exact import INF, ExactSolver, prove_best_opener
-
     if args.opener or args.top is not None or args.save_tree:
         raise WordleError("--best takes no --opener, --top or --save-tree")
-    solver = ExactSolver(lex, hard=args.hard, pool=pool, exact=True,
-                         max_guesses=args.max_guesses, matrix=matrix_for(lex))
-    res = prove_best_opener(solver, progress=True)
+    res = api.best_opener(lex, args.hard, pool=pool, max_guesses=args.max_guesses, progress=True)
     if args.json:
-        print_json(res.as_dict())
+        print_json(res.to_dict())
         return 0
-    if res.total >= INF:
+    if res.total is None:
         print(f"{lex.name}: no opener wins every game within the limit (proven)")
         return 0
     mode = "hard" if args.hard else "normal"
     print(f"{lex.name} {mode}, guesses {pool}: best opener {', '.join(w.upper() for w in res.best)} "
-          f"total {res.total:,} mean {res.total / len(lex.answers):.4f} (proven; {res.evaluated} of "
+          f"total {res.total:,} mean {res.total / len(lex.answers):.4f} (proven; {res.searched} of "
           f"{res.openers} openers searched, {res.seconds:.1f} s)")
     return 0
 
