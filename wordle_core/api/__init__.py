@@ -43,7 +43,6 @@ from wordle_core.api.analysis import (
     optimal,
     optimal_openers,
     simulate,
-    strategy_named,
     top_openers,
 )
 from wordle_core.api.feedback import Feedback, LexiconLike, as_lexicon, score
@@ -78,6 +77,7 @@ from wordle_core.api.position import (
     candidates,
     history_pairs,
     list_strategies,
+    strategy_named,
     suggest,
 )
 from wordle_core.api.ranking import RankedOpener, RankingProof, exact_ranking, proven_ranking, ranking_proof

@@ -12,7 +12,7 @@ The examples use a 101-answer slice of Wordle, which runs in milliseconds::
     >>> small = Lexicon.build("wordle-101", load_lexicon("wordle").answers[::23])
     >>> game = solve("slump", strategy="entropy", lexicon=small, opener="trace")
     >>> [str(t.feedback) for t in game.turns], game.remaining
-    (['bbbbb', 'bbgbb', 'gbgbb', 'ggggg'], (13, 3, 1, 0))
+    (['bbbbb', 'bbgbb', 'gbgbb', 'ggggg'], (10, 2, 1, 1))
 """
 
 from __future__ import annotations
@@ -20,9 +20,9 @@ from __future__ import annotations
 from dataclasses import asdict, dataclass
 from typing import TYPE_CHECKING
 
-from wordle_core.api.analysis import GameRecord, strategy_named
+from wordle_core.api.analysis import GameRecord
 from wordle_core.api.feedback import Feedback, LexiconLike, as_lexicon
-from wordle_core.api.position import History, Turn, history_pairs
+from wordle_core.api.position import History, Turn, history_pairs, strategy_named
 from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import DEFAULT_LEXICON
 from wordle_core.game.matrix import pattern_matrix
@@ -57,8 +57,8 @@ def solve(answer: str, strategy: str = "entropy", lexicon: LexiconLike = DEFAULT
 
     >>> game = solve("skier", lexicon="wordle", opener="salet")
     >>> game.to_dict()  # doctest: +NORMALIZE_WHITESPACE
-    {'answer': 'skier', 'length': 3, 'guesses': ['salet', 'prion', 'skier'],
-     'feedback': ['gbbyb', 'bgyby', 'ggggg'], 'remaining': [18, 1, 0], 'solved': True}
+    {'answer': 'skier', 'length': 4, 'guesses': ['salet', 'hewer', 'abrim', 'skier'],
+     'feedback': ['gbbgb', 'bbbgg', 'bbyyb', 'ggggg'], 'remaining': [23, 4, 1, 1], 'solved': True}
     """
     lex = as_lexicon(lexicon)
     target = lex.answer_id(answer)
@@ -119,9 +119,9 @@ def review(history: History, strategy: str = "entropy", lexicon: LexiconLike = D
 
     >>> r = review("crane:bbgbg,slate:gbgbg,shade:gggbg,shake:ggggg", lexicon="wordle")
     >>> r.answer, r.guesses, r.skill, r.luck
-    ('shake', 4, 70, 55)
+    ('shake', 4, 76, 53)
     >>> [(s.guess, s.best_guess, s.candidates_after) for s in r.steps][:2]
-    [('crane', 'salet', 45), ('slate', 'shake', 10)]
+    [('crane', 'soare', 44), ('slate', 'stulm', 7)]
     """
     from wordle_core.analysis.review import ReviewStep, review_game
 
@@ -150,7 +150,7 @@ def evil_solve(lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = False, *, ma
     >>> from wordle_core import Lexicon
     >>> win = evil_solve(Lexicon.build("ight", small, small + ["flint", "morts"]))
     >>> win.length, win.guesses[0], win.to_dict()["proven_lower_bound"]
-    (4, 'morts', 2)
+    (3, 'flint', 3)
     """
     from wordle_core.analysis.evil import evil_solve as search
 
@@ -208,7 +208,7 @@ def prior_effect(lexicon: LexiconLike = "nyt14855-all", strategy: str = "entropy
     >>> from wordle_core import Lexicon
     >>> effect = prior_effect(Lexicon.build("ight", small, small + ["flint", "morts"]), opener="morts")
     >>> [(r.prior, r.max_guesses, r.solved_unweighted) for r in effect.runs]
-    [('uniform', 5, 1.0), ('frequency', 5, 1.0)]
+    [('uniform', 3, 1.0), ('frequency', 3, 1.0)]
     """
     from wordle_core.strategies.prior import prior_effect as measure
 

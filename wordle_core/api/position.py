@@ -304,7 +304,8 @@ class Suggestion:
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form (the field names as keys): what ``wordle-lab suggest --json`` prints.
 
-        >>> suggest("salet:bybgb,borna:ybyby", lexicon="wordle").to_dict()  # doctest: +NORMALIZE_WHITESPACE
+        >>> found = suggest("salet:bybgb,borna:ybyby", lexicon="wordle", top=1)
+        >>> found.to_dict()  # doctest: +NORMALIZE_WHITESPACE
         {'lexicon': 'wordle', 'hard': False, 'strategy': 'entropy', 'source': 'computed',
          'history': [{'guess': 'salet', 'feedback': 'bybgb'}, {'guess': 'borna', 'feedback': 'ybyby'}],
          'remaining': 1, 'candidates': ['amber'],
@@ -341,7 +342,7 @@ def suggest(position: Position | History = (), strategy: str = "entropy", top: i
         raise WordleError(f"top must be at least 1, not {top}")
     pos = position if isinstance(position, Position) else Position(position, lexicon=lexicon, hard=hard)
     lex = pos.lexicon
-    strat = _strategy(strategy, opener_scores)
+    strat = strategy_named(strategy, opener_scores)
     first = lex.guess_id(opener) if opener is not None else None
     got = rank(pos.state, strat, top=top, tree=tree, opener=first, first=opener_scores)
     length = lex.length
@@ -353,10 +354,24 @@ def suggest(position: Position | History = (), strategy: str = "entropy", top: i
                                  o.can_be_answer, o.pick, o.optimal, o.optimal_total) for o in got.options))
 
 
-def _strategy(name: str, opener_scores: OpenerScores | None) -> Strategy:
-    from wordle_core.api.analysis import strategy_named
+def strategy_named(name: str, opener_scores: OpenerScores | None = None, *,
+                   prior: str | None = None) -> Strategy:
+    """The registered strategy ``name`` (an unknown name raises ``UnknownStrategyError``),
+    given the opener table when it reads one (``Strategy.tables``); with ``prior``
+    (``uniform`` / ``frequency``), ``entropy`` and ``expected-size`` weighted by it.
 
-    return strategy_named(name, opener_scores)
+    >>> strategy_named("entropy").name, strategy_named("entropy", prior="frequency").name
+    ('entropy', 'prior-entropy')
+    """
+    from wordle_core.strategies import get_strategy
+
+    if prior:
+        from wordle_core.strategies.prior import strategy_with_prior
+
+        return strategy_with_prior(name, prior)
+    reads = type(get_strategy(name)).tables
+    return get_strategy(name, **({"opener_scores": opener_scores}
+                                 if opener_scores is not None and "opener_scores" in reads else {}))
 
 
 def best_guesses(position: Position | History, strategy: str = "entropy", n: int = 5, *,

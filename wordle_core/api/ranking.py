@@ -68,7 +68,7 @@ class RankingProof:
 
     >>> p = ranking_proof("wordle")
     >>> p.k, p.kth_total, p.openers
-    (100, 7998, 12972)
+    (100, 8014, 12972)
     """
 
     lexicon: str

@@ -10,15 +10,15 @@ renders (``wordle-lab assist`` and ``play`` print them).
     >>> ight = ["fight", "light", "might", "night", "right", "sight", "tight"]
     >>> game = play_session(Lexicon.build("ight", ight, [*ight, "morts"]), answer="night")
     >>> [o.text for o in game.handle("night").out if o.kind == "text"][0]
-    'Solved in 1! The answer was NIGHT.'
+    'You won in 1!'
 """
 
 from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from wordle_core.api.analysis import strategy_named
 from wordle_core.api.feedback import LexiconLike, as_lexicon
+from wordle_core.api.position import strategy_named
 from wordle_core.game.lexicon import DEFAULT_LEXICON
 from wordle_core.game.matrix import pattern_matrix
 

@@ -40,10 +40,10 @@ def decision_tree(strategy: str = "entropy", opener: str | None = None,
     >>> ight = ["fight", "light", "might", "night", "right", "sight", "tight"]
     >>> tree = decision_tree("entropy", "morts", Lexicon.build("ight", ight, [*ight, "morts", "flint"]))
     >>> sorted(int(n) for n in tree.lengths())
-    [2, 2, 3, 3, 3, 4, 4]
+    [2, 2, 2, 3, 3, 3, 3]
     """
-    from wordle_core.api.analysis import strategy_named
     from wordle_core.api.games import default_opener
+    from wordle_core.api.position import strategy_named
     from wordle_core.game.state import GameState
     from wordle_core.game.tree import Tree
 
