@@ -77,7 +77,7 @@ from wordle_core.api.position import (
     candidates,
     history_pairs,
     list_strategies,
-    strategy_named,
+    strategy_info,
     suggest,
 )
 from wordle_core.api.ranking import RankedOpener, RankingProof, exact_ranking, proven_ranking, ranking_proof
@@ -140,7 +140,7 @@ __all__ = [
     "score",
     "simulate",
     "solve",
-    "strategy_named",
+    "strategy_info",
     "suggest",
     "top_openers",
     "tree_from_table",

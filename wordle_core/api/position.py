@@ -415,6 +415,21 @@ class StrategyInfo:
         return asdict(self)
 
 
+def strategy_info(name: str, *, prior: str | None = None) -> StrategyInfo:
+    """The registered strategy ``name`` (with ``prior``: its weighted version), or one line
+    naming the strategies there are (``UnknownStrategyError``).
+
+    >>> strategy_info("entropy", prior="frequency").name
+    'prior-entropy'
+    >>> strategy_info("oracle")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wordle_core.errors.UnknownStrategyError: unknown strategy 'oracle'...
+    """
+    d = strategy_named(name, prior=prior).describe()
+    return StrategyInfo(str(d["name"]), str(d["summary"]), str(d["source"]), bool(d["deterministic"]))
+
+
 def list_strategies() -> list[StrategyInfo]:
     """Every registered strategy, alphabetical (what ``wordle-lab strategies`` lists).
 

@@ -36,7 +36,14 @@ def assist_session(lexicon: LexiconLike = DEFAULT_LEXICON, strategy: str = "defa
     """A live assistant: it proposes ``top`` guesses each turn (``strategy``'s pick first,
     read off ``tree`` where the tree covers the position), starting with ``opener``
     (default: the tree's, else :func:`~wordle_core.api.default_opener`). ``opener_scores``:
-    the opener table, which gives the first proposal's numbers without the kernels."""
+    the opener table, which gives the first proposal's numbers without the kernels.
+
+    >>> from wordle_core import Lexicon
+    >>> ight = ["fight", "light", "might", "night", "right", "sight", "tight"]
+    >>> helper = assist_session(Lexicon.build("ight", ight, [*ight, "flint"]), "entropy", opener="flint")
+    >>> [o.text for o in helper.start().out if "FLINT" in o.text][:1]  # doctest: +ELLIPSIS
+    ['...FLINT...']
+    """
     from wordle_core.api.games import default_opener
     from wordle_core.interactive.session import AssistSession
 

@@ -57,7 +57,21 @@ def load_tree(path: AnyPath, lexicon: LexiconLike = DEFAULT_LEXICON, *, strategy
               hard: bool = False, opener: str | None = None) -> Tree:
     """A tree from a JSON file (``simulate --save-tree``, ``optimal --save-tree``) or from a
     pipeline's ``trees`` Avro table (a file or a directory: the tree of ``strategy``, mode
-    and ``opener``). A missing or unreadable source raises one clear line."""
+    and ``opener``). A missing or unreadable source raises one clear line.
+
+    >>> import tempfile, pathlib
+    >>> from wordle_core import Lexicon
+    >>> ight = ["fight", "light", "might", "night", "right", "sight", "tight"]
+    >>> game = Lexicon.build("ight", ight, [*ight, "morts", "flint"])
+    >>> path = pathlib.Path(tempfile.mkdtemp()) / "tree.json"
+    >>> decision_tree("entropy", "morts", game).save_json(path)
+    >>> int(load_tree(path, game).lengths().sum())
+    18
+    >>> load_tree(path.with_name("none.json"), game)
+    Traceback (most recent call last):
+    ...
+    wordle_core.errors.WordleError: tree file '...none.json' does not exist
+    """
     from wordle_core.tables.load import load_tree_file
 
     lex = as_lexicon(lexicon)
@@ -75,7 +89,11 @@ class TableTree(NamedTuple):
 def tree_from_table(where: str | Path | None, strategy: str, opener: str,
                     lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = False) -> TableTree:
     """The tree of (``strategy``, ``opener``, mode) from the ``trees`` Avro tables under
-    ``where`` (a file, a directory or a glob; None: none), if one holds it."""
+    ``where`` (a file, a directory or a glob; None: none), if one holds it.
+
+    >>> tree_from_table(None, "entropy", "salet", "wordle")
+    TableTree(tree=None, files=())
+    """
     from wordle_core.tables.export import find_tree_tables, tree_from_tables
 
     lex = as_lexicon(lexicon)

@@ -134,7 +134,7 @@ def cmd_tree(args: argparse.Namespace) -> int:
     check_output_file(args.output, "--output")
     lex = lexicon_from(args)
     name, prior = args.strategy or DEFAULT_STRATEGY, args.prior
-    strategy = api.strategy_named(name, prior=prior).name
+    strategy = api.strategy_info(name, prior=prior).name
     opener = lex.normalise(args.opener) if args.opener else api.default_opener(lex, args.hard)
     tree = None
     if not args.no_table:

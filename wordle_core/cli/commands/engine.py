@@ -114,7 +114,7 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         return run_boards("simulate", args)
     check_output_file(args.save_tree, "--save-tree")
     lex = lexicon_from(args)
-    api.strategy_named(args.strategy)  # fail fast on an unknown name
+    api.strategy_info(args.strategy)  # fail fast on an unknown name
     tree = api.load_tree(args.tree, lex, strategy=args.strategy, hard=args.hard, opener=args.opener) \
         if args.tree else None
     found = strategy_tables(args.strategy, lex).get("opener_scores")

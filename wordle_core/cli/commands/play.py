@@ -156,7 +156,7 @@ def _opener(args: argparse.Namespace, lex: Lexicon, tree: Tree | None) -> str:
 # --- suggest ---------------------------------------------------------------------------
 def cmd_suggest(args: argparse.Namespace) -> int:
     lex = lexicon_from(args)
-    api.strategy_named(args.strategy or DEFAULT_STRATEGY)  # fail fast on an unknown name
+    api.strategy_info(args.strategy or DEFAULT_STRATEGY)  # fail fast on an unknown name
     pos = api.Position(args.history, lexicon=lex, hard=args.hard)
     first = pos.history[0].guess if pos.history else args.opener
     tree = tree_from(args, lex, first)
@@ -239,7 +239,7 @@ def cmd_assist(args: argparse.Namespace) -> int:
     if args.boards > 1:
         return run_boards("assist", args)
     lex = lexicon_from(args)
-    api.strategy_named(args.strategy or DEFAULT_STRATEGY)  # fail fast on an unknown name
+    api.strategy_info(args.strategy or DEFAULT_STRATEGY)  # fail fast on an unknown name
     opener = lex.normalise(args.opener) if args.opener else None
     tree = tree_from(args, lex, opener)
     session = api.assist_session(lex, args.strategy or DEFAULT_STRATEGY, args.hard, top=args.top, tree=tree,
