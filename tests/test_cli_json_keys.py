@@ -133,8 +133,8 @@ def test_json_of_timed_results_is_the_api_results_to_dict(lists, capsys) -> None
 
     cases = [
         (["evil-solve", *args], api.evil_solve(lex).to_dict()),
-        (["multi-simulate", "--boards", "2", "--games", "3", *args],
-         api.multi_simulate(2, 3, lexicon=lex).to_dict()),
+        (["multi-simulate", "--boards", "2", "--games", "3", "--opener", answers[3], *args],
+         api.multi_simulate(2, 3, opener=answers[3], lexicon=lex).to_dict()),
         (["optimal", "--opener", answers[3], *args], api.optimal(answers[3], lex, search=True).to_dict()),
     ]
     for argv, expected in cases:

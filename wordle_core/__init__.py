@@ -21,6 +21,8 @@ import importlib
 from typing import TYPE_CHECKING
 
 if TYPE_CHECKING:  # the names below, for type checkers; at run time __getattr__ imports them
+    from wordle_core.analysis.evil import EvilSolution
+    from wordle_core.analysis.review import ReviewStep
     from wordle_core.api import (
         BoardStatus,
         Feedback,
@@ -92,6 +94,8 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time __getattr__
 # ``import wordle_core`` (and every ``wordle-lab`` command) starts without numba, the
 # compiled kernels or pandas; ``wordle_core.score`` etc. behave exactly as before.
 _EXPORTS: dict[str, str] = {
+    "EvilSolution": "wordle_core.analysis.evil",  # what evil_solve returns
+    "ReviewStep": "wordle_core.analysis.review",  # one step of a Review
     "BoardStatus": "wordle_core.api",
     "Feedback": "wordle_core.api",
     "FeedbackError": "wordle_core.errors",
@@ -186,6 +190,7 @@ def __dir__() -> list[str]:
 
 __all__ = [
     "BoardStatus",
+    "EvilSolution",
     "Feedback",
     "FeedbackError",
     "GameRecord",
@@ -207,6 +212,7 @@ __all__ = [
     "RankedOpener",
     "RankingProof",
     "Review",
+    "ReviewStep",
     "SimulationResult",
     "StrategyInfo",
     "Suggestion",

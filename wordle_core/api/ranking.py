@@ -85,7 +85,11 @@ class RankingProof:
 
 
 def ranking_proof(lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = False) -> RankingProof:
-    """What proves the shipped proven ranking (:func:`proven_ranking`) of ``lexicon``."""
+    """What proves the shipped proven ranking (:func:`proven_ranking`) of ``lexicon``.
+
+    >>> ranking_proof("wordle", hard=True).to_dict()["k"]
+    100
+    """
     from wordle_core.tables.exact import shipped_rank
 
     lex = as_lexicon(lexicon)

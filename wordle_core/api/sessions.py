@@ -5,12 +5,6 @@ colours you got); :func:`play_session` hides an answer (or plays the evil host) 
 guess. Each returns the engine's session object (:mod:`wordle_core.interactive.session`):
 ``start()`` and ``handle(line)`` return a ``Reply`` whose ``out`` items a front end
 renders (``wordle-lab assist`` and ``play`` print them).
-
-    >>> from wordle_core import Lexicon
-    >>> ight = ["fight", "light", "might", "night", "right", "sight", "tight"]
-    >>> game = play_session(Lexicon.build("ight", ight, [*ight, "morts"]), answer="night")
-    >>> [o.text for o in game.handle("night").out if o.kind == "text"][0]
-    'You won in 1!'
 """
 
 from __future__ import annotations
@@ -64,7 +58,14 @@ def play_session(lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = False, *, 
                  opener_scores: OpenerScores | None = None) -> PlaySession:
     """A game to play: against ``answer``, or an answer drawn from ``seed`` (None: a fresh
     random one), or with ``evil`` against the host that keeps the most words each turn.
-    ``hint`` asks the ``entropy`` strategy."""
+    ``hint`` asks the ``entropy`` strategy.
+
+    >>> from wordle_core import Lexicon
+    >>> ight = ["fight", "light", "might", "night", "right", "sight", "tight"]
+    >>> game = play_session(Lexicon.build("ight", ight, [*ight, "morts"]), answer="night")
+    >>> [o.text for o in game.handle("night").out if o.kind == "text"][0]
+    'You won in 1!'
+    """
     from wordle_core.interactive.session import PlaySession
 
     lex = as_lexicon(lexicon)
