@@ -45,6 +45,7 @@ def test_resumed_ranking_equals_the_uninterrupted_one() -> None:
     assert len(whole_log) > 6  # enough searches to stop in the middle
 
     kept: list[SearchedOpener] = []
+    bounds: list[list[int]] = []
 
     def stop_after_five(s: SearchedOpener) -> None:
         kept.append(s)
@@ -52,10 +53,12 @@ def test_resumed_ranking_equals_the_uninterrupted_one() -> None:
             raise KilledError
 
     with pytest.raises(KilledError):
-        rank_openers(ExactSolver(lex), 6, on_searched=stop_after_five)
+        rank_openers(ExactSolver(lex), 6, on_searched=stop_after_five, on_bounds=bounds.append)
     again: list[SearchedOpener] = []
-    resumed = rank_openers(ExactSolver(lex), 6, searched={s.opener: s for s in kept},
-                           on_searched=again.append)
+    solver = ExactSolver(lex)
+    solver.opener_bounds = None  # type: ignore[assignment,method-assign]  # the saved ones serve
+    resumed = rank_openers(solver, 6, searched={s.opener: s for s in kept},
+                           on_searched=again.append, bounds=bounds[0])
     assert _ranking(resumed) == _ranking(whole)
     assert resumed.kth_total == whole.kth_total
     # only the searches the first run had not finished ran again
@@ -90,22 +93,24 @@ def test_cli_resumes_from_the_journal(tmp_path: Path, capsys: pytest.CaptureFixt
     out = tmp_path / "cut"
     out.mkdir()
     log: list[SearchedOpener] = []
-    rank_openers(ExactSolver(lex), 4, on_searched=log.append)
+    bounds: list[list[int]] = []
+    rank_openers(ExactSolver(lex), 4, on_searched=log.append, on_bounds=bounds.append)
     journal_path = out / whole.name.replace(".csv", ".journal.jsonl")
     name = whole.name.split("optimal_rank-")[1].rsplit("-", 1)[0]
     identity = ranking_identity(Lexicon.build(name, ANSWERS, GUESSES), "normal", "all", 4, None)
     with RankJournal.create(journal_path, identity) as journal:
+        journal.add_bounds(bounds[0])
         for s in log[:3]:
             journal.add(s)
     with journal_path.open("a") as f:
         f.write('["' + log[3].opener)
-    assert len(read_rank_journal(journal_path, identity)) == 3
+    assert len(read_rank_journal(journal_path, identity).searched) == 3
 
     capsys.readouterr()
     assert main([*args, "--output", str(out)]) == 2  # never silently over a journal
     assert "--resume" in capsys.readouterr().err
     assert main([*args, "--output", str(out), "--resume"]) == 0
-    assert "resuming: 3 searches" in capsys.readouterr().err
+    assert "resuming: 3 searches and the bounds from" in capsys.readouterr().err
     assert _rows(out / whole.name) == _rows(whole)
     assert not journal_path.exists()
 

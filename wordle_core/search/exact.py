@@ -712,7 +712,9 @@ class OpenerRanking:
 def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
                  progress: bool = False, no_win: frozenset[int] = frozenset(),
                  searched: Mapping[str, SearchedOpener] | None = None,
-                 on_searched: Callable[[SearchedOpener], None] | None = None) -> OpenerRanking:
+                 on_searched: Callable[[SearchedOpener], None] | None = None,
+                 bounds: Sequence[int] | None = None,
+                 on_bounds: Callable[[list[int]], None] | None = None) -> OpenerRanking:
     """The ``k`` best openers with exact totals, and a proof that every other is worse.
 
     1. Every opener gets its two-level lower bound (:meth:`ExactSolver.opener_bounds`,
@@ -738,7 +740,9 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
     again. Openers are taken in the same order and each replayed outcome was found with
     the same ``beta``, so the ranking, the ``k``-th total and every proof are the same as an
     uninterrupted run's (a bound found after the resume point may differ in value, as
-    the memo starts empty, but it is still above the final ``k``-th total).
+    the memo starts empty, but it is still above the final ``k``-th total). The same for
+    step 1: ``on_bounds`` receives the two-level bounds (in the order of ``openers``) and
+    ``bounds`` hands them back.
 
     >>> from wordle_core.game.lexicon import Lexicon
     >>> lex = Lexicon.build("toy", ["cat", "cot", "cut", "dog", "dot", "dug"], ["cdt"])
@@ -761,16 +765,14 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
     lex = solver.lexicon
     rows = solver._base_rows if openers is None else np.asarray(openers, dtype=np.int32)
     rows = np.ascontiguousarray(rows, dtype=np.int32)
-    bar = _bar(progress, len(rows), "bounds")
-    chunks = [rows[i:i + 512] for i in range(0, len(rows), 512)]
-    parts = []
-    for ch in chunks:
-        parts.append(solver.opener_bounds(ch))
-        if bar is not None:
-            bar.update(len(ch))
-    lb2 = np.concatenate(parts) if parts else np.zeros(0, np.int64)
-    if bar is not None:
-        bar.close()
+    if bounds is not None:
+        if len(bounds) != len(rows):
+            raise WordleError(f"{len(bounds):,} saved bounds for {len(rows):,} openers")
+        lb2 = np.asarray(bounds, dtype=np.int64)
+    else:
+        lb2 = _opener_bounds(solver, rows, progress)
+        if on_bounds is not None:
+            on_bounds(lb2.tolist())
     order = np.lexsort((rows, lb2))
     rows, lb2 = rows[order], lb2[order]
     exact: dict[int, int] = {r: INF for r in rows.tolist() if r in no_win}  # row -> exact total
@@ -834,6 +836,19 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
     ranked.sort(key=lambda o: (o.rank is None, o.rank or 0, o.lower_bound, o.opener))
     return OpenerRanking(k, kth_total, len(lex.answers), ranked, time.perf_counter() - t0,
                          time.process_time() - c0, len(set(exact) - no_win))
+
+
+def _opener_bounds(solver: ExactSolver, rows: np.ndarray, progress: bool) -> np.ndarray:
+    """Step 1 of :func:`rank_openers`: every opener's two-level bound, 512 at a time."""
+    bar = _bar(progress, len(rows), "bounds")
+    parts = []
+    for i in range(0, len(rows), 512):
+        parts.append(solver.opener_bounds(rows[i:i + 512]))
+        if bar is not None:
+            bar.update(len(parts[-1]))
+    if bar is not None:
+        bar.close()
+    return np.concatenate(parts) if parts else np.zeros(0, np.int64)
 
 
 def _bar(progress: bool, total: int, desc: str):

@@ -3,11 +3,12 @@
 A proven ranking of every opener of today's game costs CPU-hours: one exact search per
 opener, each cut off at the current ``K``-th best total. The journal keeps every finished
 search, one JSON line each, beside the run's outputs
-(``optimal_rank-<lexicon>-<mode>.journal.jsonl``); ``--resume`` reads it back and
-:func:`wordle_core.search.exact.rank_openers` replays those searches instead of running
-them again. The first line names the ranking the journal belongs to (game, word lists'
-digest, mode, guess pool, ``K``, guess limit); a journal of another ranking is refused, and
-a line cut short by a kill is dropped (that one search runs again).
+(``optimal_rank-<lexicon>-<mode>.journal.jsonl``), and the first step's bounds of every
+opener; ``--resume`` reads it back and :func:`wordle_core.search.exact.rank_openers`
+replays them instead of running them again. The first line names the ranking the journal
+belongs to (game, word lists' digest, mode, guess pool, ``K``, guess limit); a journal of
+another ranking is refused, and a line cut short by a kill is dropped (that one search
+runs again).
 
 >>> import tempfile, pathlib
 >>> from wordle_core.search.exact import SearchedOpener
@@ -15,8 +16,10 @@ a line cut short by a kill is dropped (that one search runs again).
 >>> ident = {"lexicon": "toy", "k": 2}
 >>> with RankJournal.create(path, ident) as journal:
 ...     journal.add(SearchedOpener("cot", 13, 12, 0.25))
->>> read_rank_journal(path, ident)
-{'cot': SearchedOpener(opener='cot', beta=13, value=12, cpu_seconds=0.25)}
+...     journal.add_bounds([12, 13])
+>>> read_rank_journal(path, ident)  # doctest: +NORMALIZE_WHITESPACE
+SavedRanking(searched={'cot': SearchedOpener(opener='cot', beta=13, value=12, cpu_seconds=0.25)},
+             bounds=[12, 13])
 >>> read_rank_journal(path, {"lexicon": "toy", "k": 3})
 Traceback (most recent call last):
 ...
@@ -30,7 +33,7 @@ import json
 import os
 from pathlib import Path
 from types import TracebackType
-from typing import IO, Any
+from typing import IO, Any, NamedTuple
 
 from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import Lexicon
@@ -46,9 +49,17 @@ def ranking_identity(lexicon: Lexicon, mode: str, pool: str, k: int,
             "k": k, "max_guesses": max_guesses}
 
 
-def read_rank_journal(path: Path, identity: dict[str, Any]) -> dict[str, SearchedOpener]:
-    """The searches a journal holds, by opener; an error line if it belongs to another
-    ranking or is not a journal."""
+class SavedRanking(NamedTuple):
+    """What a journal holds: the finished searches, by opener, and the openers' two-level
+    bounds (None until that first step has finished)."""
+
+    searched: dict[str, SearchedOpener]
+    bounds: list[int] | None
+
+
+def read_rank_journal(path: Path, identity: dict[str, Any]) -> SavedRanking:
+    """What a journal holds; an error line if it belongs to another ranking or is not a
+    journal."""
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
@@ -64,15 +75,20 @@ def read_rank_journal(path: Path, identity: dict[str, Any]) -> dict[str, Searche
             raise WordleError(f"{path} belongs to another ranking ({key} {head['ranking'].get(key)}, "
                               f"not {want}); remove it or use another --output")
     done: dict[str, SearchedOpener] = {}
+    bounds = None
     for n, line in enumerate(lines[1:], 2):
         try:
-            s = SearchedOpener(*json.loads(line))
-        except (json.JSONDecodeError, TypeError):
-            if n == len(lines):  # the last line, cut short by a kill: search it again
+            item = json.loads(line)
+            if isinstance(item, dict):
+                bounds = [int(b) for b in item["bounds"]]
+            else:
+                s = SearchedOpener(*item)
+                done[s.opener] = s
+        except (json.JSONDecodeError, TypeError, KeyError, ValueError):
+            if n == len(lines):  # the last line, cut short by a kill: it is done again
                 break
             raise WordleError(f"{path} line {n} is damaged; remove the journal to start over") from None
-        done[s.opener] = s
-    return done
+    return SavedRanking(done, bounds)
 
 
 class RankJournal:
@@ -99,7 +115,15 @@ class RankJournal:
         return cls(path.open("a", encoding="utf-8"))
 
     def add(self, searched: SearchedOpener) -> None:
-        self._handle.write(json.dumps(list(searched)) + "\n")
+        """Keep one finished search."""
+        self._write(json.dumps(list(searched)))
+
+    def add_bounds(self, bounds: list[int]) -> None:
+        """Keep the openers' two-level bounds (the ranking's first step)."""
+        self._write(json.dumps({"bounds": bounds}))
+
+    def _write(self, line: str) -> None:
+        self._handle.write(line + "\n")
         self._handle.flush()
         os.fsync(self._handle.fileno())
 

@@ -157,7 +157,12 @@ def _rank(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
 
     from wordle_core.search.exact import INF, ExactSolver, rank_openers
     from wordle_core.tables.exact import rank_metadata, rank_records, write_rank
-    from wordle_core.tables.rank_journal import RankJournal, ranking_identity, read_rank_journal
+    from wordle_core.tables.rank_journal import (
+        RankJournal,
+        SavedRanking,
+        ranking_identity,
+        read_rank_journal,
+    )
     from wordle_core.tables.verdicts import shipped_verdicts
 
     if args.opener or args.top is not None or args.best or args.save_tree:
@@ -185,14 +190,17 @@ def _rank(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
     if journal_path.exists() and not args.resume:
         raise WordleError(f"{journal_path} holds an unfinished run: add --resume to go on, "
                           "or remove it to start over")
-    searched = read_rank_journal(journal_path, identity) if journal_path.exists() else {}
-    if searched:
-        print(f"resuming: {len(searched):,} searches from {journal_path}", file=sys.stderr)
+    saved = (read_rank_journal(journal_path, identity) if journal_path.exists()
+             else SavedRanking({}, None))
+    if saved.searched or saved.bounds:
+        print(f"resuming: {len(saved.searched):,} searches"
+              f"{' and the bounds' if saved.bounds else ''} from {journal_path}", file=sys.stderr)
     journal = (RankJournal.append_to(journal_path) if journal_path.exists()
                else RankJournal.create(journal_path, identity))
     with journal:
         res = rank_openers(solver, args.rank, progress=True, no_win=no_win,
-                           searched=searched, on_searched=journal.add)
+                           searched=saved.searched, on_searched=journal.add,
+                           bounds=saved.bounds, on_bounds=journal.add_bounds)
     recs = rank_records(res, lex.name, mode, pool)
     command = f"wordle-lab optimal --lexicon {lex.name} --rank {args.rank}" + \
         (" --hard" if args.hard else "") + (f" --guesses {pool}" if pool != "all" else "")
