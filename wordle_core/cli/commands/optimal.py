@@ -51,6 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--output", metavar="DIR", default=None,
                    help="with --rank: directory for optimal_rank-<lexicon>-<mode>.avro/.csv "
                         "(default outputs/rank)")
+    p.add_argument("--resume", action="store_true",
+                   help="with --rank: go on from the journal an interrupted run left under "
+                        "--output (every finished search is kept)")
     p.add_argument("--best", action="store_true",
                    help="instead of --opener: prove the best opener of all (practical with "
                         "--guesses answers)")
@@ -70,6 +73,8 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     lex = resolve_lexicon(args.lexicon, args.answers, custom_guesses)
     if args.max_guesses is not None and not 1 <= args.max_guesses <= 30:
         raise WordleError("--max-guesses must be between 1 and 30")
+    if args.resume and args.rank is None:
+        raise WordleError("--resume goes with --rank")
     if args.rank is not None:
         return _rank(args, lex, pool)
     if args.best:
@@ -139,6 +144,12 @@ def _rank(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
 
     from wordle_core.search.exact import INF, ExactSolver, rank_openers
     from wordle_core.tables.exact import rank_metadata, rank_records, write_rank
+    from wordle_core.tables.rank_journal import (
+        RankJournal,
+        SavedRanking,
+        ranking_identity,
+        read_rank_journal,
+    )
     from wordle_core.tables.verdicts import shipped_verdicts
 
     if args.opener or args.top is not None or args.best or args.save_tree:
@@ -160,12 +171,28 @@ def _rank(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
     if args.hard and pool == "all" and not args.max_guesses:  # the shipped verdicts hold
         infeasible = {w for w, v in shipped_verdicts(lex).items() if v == "infeasible"}
         no_win = frozenset(lex.guess_index[w] for w in infeasible)
-    res = rank_openers(solver, args.rank, progress=True, no_win=no_win)
-    recs = rank_records(res, lex.name, mode, pool)
     stem = out / f"optimal_rank-{lex.name}-{mode}"
+    journal_path = Path(f"{stem}.journal.jsonl")
+    identity = ranking_identity(lex, mode, pool, args.rank, args.max_guesses)
+    if journal_path.exists() and not args.resume:
+        raise WordleError(f"{journal_path} holds an unfinished run: add --resume to go on, "
+                          "or remove it to start over")
+    saved = (read_rank_journal(journal_path, identity) if journal_path.exists()
+             else SavedRanking({}, None))
+    if saved.searched or saved.bounds:
+        print(f"resuming: {len(saved.searched):,} searches"
+              f"{' and the bounds' if saved.bounds else ''} from {journal_path}", file=sys.stderr)
+    journal = (RankJournal.append_to(journal_path) if journal_path.exists()
+               else RankJournal.create(journal_path, identity))
+    with journal:
+        res = rank_openers(solver, args.rank, progress=True, no_win=no_win,
+                           searched=saved.searched, on_searched=journal.add,
+                           bounds=saved.bounds, on_bounds=journal.add_bounds)
+    recs = rank_records(res, lex.name, mode, pool)
     command = f"wordle-lab optimal --lexicon {lex.name} --rank {args.rank}" + \
         (" --hard" if args.hard else "") + (f" --guesses {pool}" if pool != "all" else "")
     write_rank(recs, f"{stem}.avro", f"{stem}.csv", rank_metadata(res, lex, mode, command))
+    journal_path.unlink()  # the tables hold every search now
     n_exact = sum(1 for r in recs if r["proof"] == "exact")
     n_none = sum(1 for r in recs if r["proof"] == "no-win")
     summary = {"lexicon": lex.name, "mode": mode, "guess_pool": pool, "k": res.k,
