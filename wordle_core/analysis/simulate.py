@@ -26,12 +26,13 @@ from wordle_core.strategies import get_strategy
 
 
 def default_opener(lexicon: Lexicon, hard: bool = False, scores: OpenerScores | None = None) -> str:
-    """SALET where it exists ("Wordle Solver" (2022)'s and the optimum's opener), else the best by entropy.
+    """The best first guess by entropy (ties: alphabetical), from the lexicon's words alone.
 
-    ``scores``: the lexicon's opener table when the caller has one (else computed).
+    Commands and the Python API play :func:`wordle_core.tables.exact.recommended_opener`,
+    which prefers the proven best opener where a proven ranking ships. ``hard`` is
+    accepted for symmetry (the first guess is free in both modes). ``scores``: the
+    lexicon's opener table when the caller has one (else computed).
     """
-    if "salet" in lexicon.guess_index:
-        return "salet"
     return top_openers(lexicon, 1, by="entropy", scores=scores)[0]
 
 

@@ -124,9 +124,10 @@ def simulate(opener: str | None = None, strategy: str = "entropy", lexicon: Lexi
              opener_scores: OpenerScores | None = None) -> SimulationResult:
     """Play every answer from ``opener`` with ``strategy``; summarise the games.
 
-    ``opener`` defaults to SALET where the lexicon has it, else the best first guess
-    by entropy (the CLI's rule). ``worst``: how many of the longest games to keep in
-    full. The full Wordle (2,315 games) takes about a second with ``entropy``.
+    ``opener`` defaults to :func:`~wordle_core.api.default_opener` (the proven best
+    where a proven ranking ships, else the best by entropy), or the tree's. ``worst``:
+    how many of the longest games to keep in full. The full Wordle (2,315 games) takes
+    about a second with ``entropy``.
     ``tree``: play from this decision tree (:func:`~wordle_core.api.load_tree`) instead of
     building one; ``opener_scores``: the game's opener table, for a strategy that reads it.
 
@@ -146,6 +147,10 @@ def simulate(opener: str | None = None, strategy: str = "entropy", lexicon: Lexi
         raise WordleError(f"worst must be 0 or more, not {worst}")
     lex = as_lexicon(lexicon)
     first = lex.normalise(opener) if opener is not None else None
+    if first is None and tree is None:
+        from wordle_core.api.games import default_opener
+
+        first = default_opener(lex, hard)
     strategy_named(strategy)  # fail fast on an unknown name
     tables = {"opener_scores": opener_scores} if opener_scores is not None and \
         "opener_scores" in type(strategy_named(strategy)).tables else {}

@@ -36,15 +36,18 @@ MAX_SOLVE_GUESSES = 30  # a strategy that makes no progress stops here (the game
 
 
 def default_opener(lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = False) -> str:
-    """The first guess commands play when none is named: SALET where the game has it, else
-    the best by entropy.
+    """The first guess commands play when none is named: the proven best opener where the
+    package ships a proven ranking for the game and mode, else the best first guess by
+    entropy (ties alphabetical).
 
-    >>> default_opener("wordle")
-    'salet'
+    >>> default_opener("wordle"), default_opener("wordle", hard=True)
+    ('salet', 'salet')
+    >>> default_opener("nyt2023")  # no proven ranking ships yet: the best by entropy
+    'tarse'
     """
-    from wordle_core.analysis.simulate import default_opener as choose
+    from wordle_core.tables.exact import recommended_opener
 
-    return choose(as_lexicon(lexicon), hard)
+    return recommended_opener(as_lexicon(lexicon), hard)
 
 
 def solve(answer: str, strategy: str = "entropy", lexicon: LexiconLike = DEFAULT_LEXICON,

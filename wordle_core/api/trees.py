@@ -33,8 +33,8 @@ FORMATS = ("dot", "html", "csv")
 def decision_tree(strategy: str = "entropy", opener: str | None = None,
                   lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = False, *, prior: str | None = None,
                   opener_scores: OpenerScores | None = None) -> Tree:
-    """Build ``strategy``'s decision tree from ``opener`` (default: SALET where the game has
-    it, else the best by entropy). ``prior`` as in :func:`wordle_core.api.review`.
+    """Build ``strategy``'s decision tree from ``opener`` (default:
+    :func:`~wordle_core.api.default_opener`). ``prior`` as in :func:`wordle_core.api.review`.
 
     >>> from wordle_core import Lexicon
     >>> ight = ["fight", "light", "might", "night", "right", "sight", "tight"]

@@ -246,3 +246,6 @@ def strategy_for(name: str, lex: Lexicon, **options: object) -> Strategy:
     from wordle_core.strategies import get_strategy
 
     return get_strategy(name, **{**strategy_tables(name, lex), **options})
+
+
+OPENER_HELP = "first guess (default: the proven best where a proven ranking ships, else the best by entropy)"

@@ -120,6 +120,26 @@ def shipped_rank(lexicon: Lexicon, mode: str) -> ShippedRank | None:
     return got
 
 
+def proven_best_opener(lexicon: Lexicon, mode: str) -> str | None:
+    """The first opener of the shipped proven ranking of ``lexicon`` in ``mode`` (ties:
+    alphabetical), or None where none ships."""
+    got = shipped_rank(lexicon, mode)
+    return None if got is None or not got.top else str(got.top[0]["opener"])
+
+
+def recommended_opener(lexicon: Lexicon, hard: bool = False) -> str:
+    """The opener played when none is named: the proven best where a proven ranking ships
+    for the game and mode, else the best first guess by entropy (ties: alphabetical).
+
+    >>> from wordle_core.game.lexicon import load_lexicon
+    >>> recommended_opener(load_lexicon("wordle")), recommended_opener(load_lexicon("primel"))
+    ('salet', '12953')
+    """
+    from wordle_core.analysis.simulate import default_opener
+
+    return proven_best_opener(lexicon, "hard" if hard else "normal") or default_opener(lexicon, hard)
+
+
 @cache
 def shipped_values(lexicon: str, mode: str) -> dict[str, int | None]:
     """Exact totals shipped with the package: opener -> total (None: no guaranteed win).

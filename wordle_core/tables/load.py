@@ -85,9 +85,9 @@ def load_tree_avro(
         word = lexicon.normalise(opener)
         recs = [r for r in recs if r["opener"] == word]
     elif len({r["opener"] for r in recs}) > 1:
-        from wordle_core.analysis.simulate import default_opener
+        from wordle_core.tables.exact import recommended_opener
 
-        word = default_opener(lexicon, hard)
+        word = recommended_opener(lexicon, hard)
         recs = [r for r in recs if r["opener"] == word] or recs
     if len(recs) != 1:
         what = f"strategy {strategy or 'any'}, {mode} mode, opener {opener or 'any'}"

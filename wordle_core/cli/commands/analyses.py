@@ -17,6 +17,7 @@ from wordle_core.cli.common import (
     DEFAULT_STRATEGY,
     GAMES,
     LIMIT,
+    OPENER_HELP,
     SEED,
     add_hard_arg,
     add_json_arg,
@@ -64,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_review)
 
     p = sub.add_parser("tree", help="export a strategy's decision tree (dot, html, csv)")
-    p.add_argument("--opener", type=word_arg, help="first guess (default: salet, or the best by entropy)")
+    p.add_argument("--opener", type=word_arg, help=OPENER_HELP)
     p.add_argument("--format", choices=("dot", "html", "csv"), default="html")
     p.add_argument("--output", "-o", metavar="FILE", help="write here (default: stdout)")
     p.add_argument("--table", metavar="PATH",

@@ -9,6 +9,7 @@ from typing import Any
 from wordle_core import api
 from wordle_core.cli.commands.analyses import add_boards_arg, run_boards
 from wordle_core.cli.common import (
+    OPENER_HELP,
     add_hard_arg,
     add_json_arg,
     add_lexicon_args,
@@ -52,7 +53,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_strategy_arg(p)
     add_hard_arg(p)
     add_json_arg(p)
-    p.add_argument("--opener", type=word_arg, help="first guess (default: salet, or the best by entropy)")
+    p.add_argument("--opener", type=word_arg, help=OPENER_HELP)
     p.add_argument("--save-tree", metavar="FILE", help="write the decision tree as JSON")
     p.add_argument("--tree", metavar="FILE", help="play from a saved tree (JSON or a trees Avro table)")
     add_boards_arg(p)
@@ -64,7 +65,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     add_strategy_arg(p)
     add_hard_arg(p)
     add_json_arg(p)
-    p.add_argument("--opener", type=word_arg, help="first guess (default: salet, or the best by entropy)")
+    p.add_argument("--opener", type=word_arg, help=OPENER_HELP)
     add_boards_arg(p)
     p.set_defaults(func=cmd_solve)
 
