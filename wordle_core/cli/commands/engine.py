@@ -24,7 +24,7 @@ from wordle_core.cli.common import (
     word_arg,
 )
 from wordle_core.game.feedback import int_to_digits, pattern_to_emoji, score, score_digits
-from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, load_lexicon
+from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, builtin_info
 from wordle_core.game.state import GameState, parse_history
 
 
@@ -74,7 +74,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_lexicons(args: argparse.Namespace) -> int:
-    rows = [{**load_lexicon(n).info(), "default": n == DEFAULT_LEXICON} for n in BUILTINS]
+    rows = [{**builtin_info(n), "default": n == DEFAULT_LEXICON} for n in BUILTINS]
     if args.json:
         print_json(rows)
     else:
