@@ -694,7 +694,7 @@ def _verify_report(p: Location) -> None:
 
 def format_top(g: pd.DataFrame, key: tuple[str, str, str], by: str) -> str:
     lines = [f"{key[0]} · {key[1]} · {key[2]} mode — top {len(g)} by {by}",
-             f"{'rank':>4}  {'opener':<8} {'mean':>7} {'win≤3%':>7} {'win≤6%':>7} {'max':>4} {'fail':>5}"]
+             f"{'rank':>4}  {'opener':<8} {'mean':>7} {'win≤3%':>7} {'win≤6%':>7} {'max':>4} {'lost':>5}"]
     for _, r in g.iterrows():
         lines.append(f"{int(r[f'rank_{by}']):>4}  {r['opener']:<8} {r['mean_guesses']:>7.4f} "
                      f"{r['win3_pct']:>7.2f} {r['win6_pct']:>7.2f} {int(r['max_guesses']):>4} "
