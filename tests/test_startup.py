@@ -16,7 +16,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("numba", "llvmlite", "pandas", "fastavro", "apache_beam", "matplotlib",
-         "wordle_core.kernels", "wordle_core.search.exact", "wordle_core.search.hard")
+         "wordle_core.kernels", "wordle_core.search.exact", "wordle_core.search.hard",
+         "wordle_core.api.analysis", "wordle_core.tables.load")
 
 PROBE = """
 import contextlib, io, json, sys

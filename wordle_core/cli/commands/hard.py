@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import argparse
 import json
+from typing import TYPE_CHECKING
 
-from wordle_core.api.analysis import HardVerdict
 from wordle_core.cli.common import (
     add_json_arg,
     add_lexicon_args,
@@ -16,6 +16,9 @@ from wordle_core.cli.common import (
     word_arg,
 )
 from wordle_core.errors import WordleError
+
+if TYPE_CHECKING:  # (the API's records: imported where a verdict is made, not at start-up)
+    from wordle_core.api.analysis import HardVerdict
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -53,6 +56,8 @@ def cmd_hard_verdict(args: argparse.Namespace) -> int:
     rows = [lex.guess_id(w) for w in args.opener]  # validates every word first
     table = {} if (args.search or args.witness or budget is not None) else shipped_verdicts(lex)
     mat = None if all(lex.guesses[r] in table for r in rows) else matrix_for(lex)
+    from wordle_core.api.analysis import HardVerdict
+
     results: list[HardVerdict] = []
     for row in rows:
         word = lex.guesses[row]

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import argparse
 import sys
+from typing import TYPE_CHECKING
 
-from wordle_core.api.analysis import Optimum
 from wordle_core.cli.common import (
     add_hard_arg,
     add_json_arg,
@@ -29,7 +29,9 @@ from wordle_core.cli.common import (
 )
 from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, Lexicon, resolve_lexicon
-from wordle_core.search.openers import top_openers
+
+if TYPE_CHECKING:  # (imported where an optimum is made, not at start-up)
+    from wordle_core.api.analysis import Optimum
 
 POOLS = ("all", "answers")
 
@@ -65,6 +67,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_optimal(args: argparse.Namespace) -> int:
+    from wordle_core.api.analysis import Optimum
     from wordle_core.search.exact import ExactSolver, optimal_for_opener
 
     pool = args.guesses if args.guesses in POOLS else "all"
@@ -84,6 +87,8 @@ def cmd_optimal(args: argparse.Namespace) -> int:
             raise WordleError("--top must be at least 1")
         if args.top > len(lex.guesses):
             raise WordleError(f"--top must be at most {len(lex.guesses):,} (the {lex.name} openers)")
+        from wordle_core.search.openers import top_openers
+
         openers = top_openers(lex, args.top, by="entropy")
     elif args.opener:
         openers = [lex.normalise(w) for w in args.opener.split(",") if w.strip()]
