@@ -110,6 +110,8 @@ CASES: dict[str, Case] = {
                         "strategies x both modes"),
     "assist-transcripts": Case("assist_transcripts.py", "scripted `assist` games through a pipe: every "
                                "prompt answered, every game won", kind="check"),
+    "results": Case("results.py", "docs/results.md measured again: rewrites its blocks (`-- --check`: "
+                    "the exact figures only, nothing written)", kind="tool"),
     "compare-runs": Case("compare_runs.py", "two finished runs of one config side by side (needs OLD "
                          "and NEW output folders)", kind="tool"),
 }

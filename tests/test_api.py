@@ -9,6 +9,7 @@ built around the "-IGHT" trap, where hard mode cannot win every game.
 
 from __future__ import annotations
 
+import importlib
 import json
 import math
 import random
@@ -352,3 +353,17 @@ def test_optimal_table_is_only_for_the_lists_it_was_computed_on(trap) -> None:
     same_name = wl.Lexicon.build("wordle", list(trap.answers))
     got = wl.optimal("fight", lexicon=same_name)
     assert got.source == "search" and got.total == wl.optimal("fight", lexicon=trap).total
+
+
+def test_no_api_module_is_named_like_a_name_it_exports() -> None:
+    """``wordle_core.api`` imports its names on first use; a submodule named like one of
+    them (a module ``lexicons`` beside the function ``lexicons``) would replace the name
+    on the package once anything imported the module."""
+    import pkgutil
+
+    import wordle_core.api as api
+
+    modules = {m.name for m in pkgutil.iter_modules(api.__path__)}
+    assert modules and not modules & set(api.__all__)
+    for name in api.__all__:  # every name resolves to what its module defines
+        assert getattr(api, name) is getattr(importlib.import_module(api._EXPORTS[name]), name)

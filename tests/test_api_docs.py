@@ -18,7 +18,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 API_MODULES = ["wordle_core", "wordle_core.api", "wordle_core.api.feedback", "wordle_core.api.position",
-               "wordle_core.api.analysis", "wordle_core.api.ranking", "wordle_core.engine",
+               "wordle_core.api.analysis", "wordle_core.api.ranking", "wordle_core.api.lexicon_info",
+               "wordle_core.api.games", "wordle_core.api.multiboard", "wordle_core.api.trees",
+               "wordle_core.api.sessions", "wordle_core.engine",
                "wordle_core.search.exact", "wordle_core.search.hard", "wordle_core.tables.exact",
                "wordle_core.tables.verdicts"]
 README_SECTION = "## Python API"

@@ -32,9 +32,9 @@ def test_score_and_emoji() -> None:
 def test_candidates() -> None:
     r = run("candidates", "--history", "salet:bybgb", "--lexicon", "wordle", "--json")
     data = json.loads(r.stdout)
-    assert data["count"] == len(data["candidates"]) == 7 and "amber" in data["candidates"]
+    assert data["remaining"] == len(data["candidates"]) == 7 and "amber" in data["candidates"]
     today = json.loads(run("candidates", "--history", "salet:bybgb", "--json").stdout)  # nyt2023
-    assert today["count"] == 19 and set(data["candidates"]) < set(today["candidates"])
+    assert today["remaining"] == 19 and set(data["candidates"]) < set(today["candidates"])
 
 
 def test_simulate_json_report() -> None:
@@ -51,8 +51,8 @@ def test_simulate_json_report() -> None:
 def test_solve_reaches_the_answer() -> None:
     r = run("solve", "skier", "--strategy", "entropy", "--json")
     data = json.loads(r.stdout)
-    assert data["solved"] and data["steps"][-1]["guess"] == "skier"
-    assert data["steps"][0]["guess"] == "salet"
+    assert data["solved"] and data["guesses"][-1] == "skier" and data["feedback"][-1] == "ggggg"
+    assert data["guesses"][0] == "salet" and data["length"] == len(data["remaining"])
 
 
 @pytest.mark.parametrize("args", [

@@ -84,3 +84,59 @@ def test_simulate_report_keeps_the_article_keys(lists, capsys) -> None:
     rep = json.loads(capsys.readouterr().out)
     assert set(rep) >= ARTICLE_KEYS
     assert rep["totalCount"] == len(answers) == sum(rep["guessDistribution"].values())
+
+
+def test_json_is_the_api_results_to_dict(lists, capsys) -> None:
+    """Each command's ``--json`` is the ``to_dict()`` of the API call it makes, so a program
+    and a script see the same fields (timings aside: ``seconds`` differs run to run)."""
+    import wordle_core.api as api
+    from wordle_core.game.lexicon import resolve_lexicon
+
+    args, answers, _ = lists
+    lex = resolve_lexicon(None, args[1], args[3])  # the game the CLI reads from the same files
+    op, target = answers[3], answers[20]
+    history = f"{op}:{score(op, target)}"
+    cases = [
+        (["lexicons"], [g.to_dict() for g in api.lexicons()]),
+        (["strategies"], [s.to_dict() for s in api.list_strategies()]),
+        (["candidates", "--history", history, *args], api.Position(history, lexicon=lex).to_dict()),
+        (["suggest", "--history", history, "--strategy", "entropy", *args],
+         api.suggest(history, "entropy", lexicon=lex).to_dict()),
+        (["solve", target, "--strategy", "entropy", "--opener", op, *args],
+         api.solve(target, "entropy", lex, opener=op).to_dict()),
+        (["review", "--history", f"{history},{target}:ggggg", "--strategy", "entropy", *args],
+         api.review(f"{history},{target}:ggggg", "entropy", lex).to_dict()),
+        (["multi-solve", answers[1], answers[2], "--opener", op, *args],
+         api.multi_solve([answers[1], answers[2]], opener=op, lexicon=lex).to_dict()),
+        (["multi-assist", "--boards", "2", "--opener", op, *args],
+         api.MultiPosition(boards=2, lexicon=lex).advice(op).to_dict()),
+        (["rank", "--proven", "--lexicon", "wordle", "--top", "2"],
+         [r.to_dict() for r in api.proven_ranking("wordle")[:2]]),
+    ]
+    for argv, expected in cases:
+        assert main([*argv, "--json"]) == 0, (argv, capsys.readouterr().err)
+        assert json.loads(capsys.readouterr().out) == json.loads(json.dumps(expected)), argv
+
+
+def test_json_of_timed_results_is_the_api_results_to_dict(lists, capsys) -> None:
+    """The same for results that carry their own timing: equal but for ``seconds``."""
+    import wordle_core.api as api
+    from wordle_core.game.lexicon import resolve_lexicon
+
+    args, answers, _ = lists
+    lex = resolve_lexicon(None, args[1], args[3])  # the game the CLI reads from the same files
+
+    def untimed(d: object) -> object:
+        if isinstance(d, dict):
+            return {k: untimed(v) for k, v in d.items() if "seconds" not in k and k != "ms_per_game"}
+        return [untimed(v) for v in d] if isinstance(d, list) else d
+
+    cases = [
+        (["evil-solve", *args], api.evil_solve(lex).to_dict()),
+        (["multi-simulate", "--boards", "2", "--games", "3", "--opener", answers[3], *args],
+         api.multi_simulate(2, 3, opener=answers[3], lexicon=lex).to_dict()),
+        (["optimal", "--opener", answers[3], *args], api.optimal(answers[3], lex, search=True).to_dict()),
+    ]
+    for argv, expected in cases:
+        assert main([*argv, "--json"]) == 0, (argv, capsys.readouterr().err)
+        assert untimed(json.loads(capsys.readouterr().out)) == untimed(json.loads(json.dumps(expected))), argv

@@ -146,7 +146,7 @@ def test_boards_hook_for_the_single_board_commands(capsys):
     """What the lead wires into solve/simulate/assist: add_boards_arg + run_boards."""
     import argparse
 
-    from wordle_core.cli.commands.beyond import add_boards_arg, run_boards
+    from wordle_core.cli.commands.analyses import add_boards_arg, run_boards
     from wordle_core.cli.common import add_hard_arg, add_json_arg, add_lexicon_args
 
     p = argparse.ArgumentParser()

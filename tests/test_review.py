@@ -132,7 +132,7 @@ def test_best_guess_equals_suggest_command(wordle, capsys):
     assert main(["suggest", "--lexicon", "wordle", "--history", "salet:bybgb", "--strategy", "entropy",
                  "--json"]) == 0
     out = json.loads(capsys.readouterr().out)
-    picks = [o["word"] for o in out["options"] if o["pick"]]
+    picks = [o["word"] for o in out["options"] if o["is_pick"]]
     assert len(picks) == 1
     rev = review_game(wordle, [*first, (answer, "ggggg")], "entropy")
     assert picks[0] == rev["steps"][1]["best_guess"]

@@ -17,36 +17,56 @@ plays today's NYT game (``lexicon="wordle"`` the original one)::
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from wordle_core.api.feedback import Feedback, LexiconLike, as_lexicon
-from wordle_core.api.position import Turn
+from wordle_core.api.position import Turn, strategy_named
 from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import DEFAULT_LEXICON
 from wordle_core.game.matrix import pattern_matrix
 
 if TYPE_CHECKING:
     from wordle_core.game.tree import Tree
+    from wordle_core.search.exact import BestOpener as BestOpenerResult
     from wordle_core.search.exact import OptimalResult
+    from wordle_core.search.openers import OpenerScores
+
 
 @dataclass(frozen=True)
 class GameRecord:
-    """One simulated game: the answer and every turn, ending all green."""
+    """One game: the answer and every turn, ending all green when solved.
+
+    ``remaining``: the answers still possible after each guess, where the game was played
+    position by position (:func:`~wordle_core.api.solve`); empty for a game read off a
+    decision tree (:func:`simulate`).
+    """
 
     answer: str
     turns: tuple[Turn, ...]
+    remaining: tuple[int, ...] = ()
 
     @property
     def length(self) -> int:
         """Guesses used (the all-green one included)."""
         return len(self.turns)
 
+    @property
+    def solved(self) -> bool:
+        """The last guess was all green."""
+        return bool(self.turns) and self.turns[-1].feedback.is_win
+
     def to_dict(self) -> dict[str, object]:
-        """``{"answer", "length", "guesses", "feedback"}`` (lists in play order)."""
-        return {"answer": self.answer, "length": self.length,
-                "guesses": [t.guess for t in self.turns],
-                "feedback": [str(t.feedback) for t in self.turns]}
+        """``{"answer", "length", "guesses", "feedback"}`` (lists in play order), with
+        ``remaining`` and ``solved`` where the remaining answers were recorded: what
+        ``wordle-lab solve --json`` prints."""
+        out: dict[str, object] = {"answer": self.answer, "length": self.length,
+                                  "guesses": [t.guess for t in self.turns],
+                                  "feedback": [str(t.feedback) for t in self.turns]}
+        if self.remaining:
+            out.update(remaining=list(self.remaining), solved=self.solved)
+        return out
 
 
 @dataclass(frozen=True)
@@ -100,12 +120,15 @@ class SimulationResult:
 
 
 def simulate(opener: str | None = None, strategy: str = "entropy", lexicon: LexiconLike = DEFAULT_LEXICON,
-             hard: bool = False, *, worst: int = 5) -> SimulationResult:
+             hard: bool = False, *, worst: int = 5, tree: Tree | None = None,
+             opener_scores: OpenerScores | None = None) -> SimulationResult:
     """Play every answer from ``opener`` with ``strategy``; summarise the games.
 
     ``opener`` defaults to SALET where the lexicon has it, else the best first guess
     by entropy (the CLI's rule). ``worst``: how many of the longest games to keep in
     full. The full Wordle (2,315 games) takes about a second with ``entropy``.
+    ``tree``: play from this decision tree (:func:`~wordle_core.api.load_tree`) instead of
+    building one; ``opener_scores``: the game's opener table, for a strategy that reads it.
 
     >>> from wordle_core import Lexicon, load_lexicon
     >>> small = Lexicon.build("wordle-101", load_lexicon("wordle").answers[::23])
@@ -123,7 +146,11 @@ def simulate(opener: str | None = None, strategy: str = "entropy", lexicon: Lexi
         raise WordleError(f"worst must be 0 or more, not {worst}")
     lex = as_lexicon(lexicon)
     first = lex.normalise(opener) if opener is not None else None
-    report, tree = run(lex, strategy, first, hard, pattern_matrix(lex), max_guess_words=max(worst, 14))
+    strategy_named(strategy)  # fail fast on an unknown name
+    tables = {"opener_scores": opener_scores} if opener_scores is not None and \
+        "opener_scores" in type(strategy_named(strategy)).tables else {}
+    report, tree = run(lex, strategy, first, hard, pattern_matrix(lex), tree=tree,
+                       max_guess_words=max(worst, 14), **tables)
     words: list[str] = list(report["maxGuessWords"])
     lengths = tree.lengths()
     hist: dict[int, int] = {}
@@ -177,6 +204,7 @@ class Optimum:
     source: str = "search"
     longest_game: int | None = None
     search: dict[str, int] | None = field(default=None, compare=False)
+    tree: Tree | None = field(default=None, repr=False, compare=False)
 
     @property
     def wins_all(self) -> bool:
@@ -185,9 +213,9 @@ class Optimum:
 
     @classmethod
     def from_result(cls, res: OptimalResult, lexicon: str, guess_limit: int, *,
-                    tree_built: bool = False) -> Optimum:
+                    tree: Tree | None = None) -> Optimum:
         """The engine's proof (:func:`wordle_core.search.exact.optimal_for_opener`) as an
-        :class:`Optimum`; ``tree_built``: it built the optimal tree (``with_tree``), whose
+        :class:`Optimum`; ``tree``: the optimal tree it built (``with_tree``), whose
         longest game it reports."""
         from wordle_core.search.exact import INF
 
@@ -197,8 +225,8 @@ class Optimum:
                    mean=round(res.total / res.n_answers, 6) if won else None,
                    guess_limit=guess_limit, proven=res.proven, seconds=round(res.seconds, 3),
                    cpu_seconds=round(res.cpu_seconds, 3),
-                   longest_game=res.max_guesses if won and tree_built else None,
-                   search=dict(res.stats))
+                   longest_game=res.max_guesses if won and tree is not None else None,
+                   search=dict(res.stats), tree=tree)
 
     def to_dict(self) -> dict[str, object]:
         """JSON-ready form (the field names as keys, plus ``wins_all``): what
@@ -253,6 +281,101 @@ def optimal(opener: str, lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = Fa
     return Optimum.from_result(res, lex.name, limit)
 
 
+def optimal_openers(openers: Sequence[str], lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = False, *,
+                    pool: str = "all", max_guesses: int | None = None, with_tree: bool = False,
+                    progress: bool = False) -> Iterator[Optimum]:
+    """Prove the optimum of each opener in turn, always by the search, with one search
+    whose memo serves them all (what ``wordle-lab optimal --opener A,B,C`` runs); each
+    :class:`Optimum` comes as soon as it is proved. ``with_tree``: also build each optimal
+    tree (``Optimum.tree``, its longest game in ``longest_game``).
+
+    >>> from wordle_core import Lexicon, load_lexicon
+    >>> small = Lexicon.build("wordle-101", load_lexicon("wordle").answers[::23])
+    >>> [(o.opener, o.total) for o in optimal_openers(["aside", "trace"], small)]
+    [('aside', 270), ('trace', 256)]
+    """
+    from wordle_core.search.exact import ExactSolver, optimal_for_opener
+
+    lex = as_lexicon(lexicon)
+    words = [lex.normalise(w) for w in openers]
+    limit = int(max_guesses or lex.max_guesses)
+    solver = ExactSolver(lex, hard=hard, pool=pool, exact=True, max_guesses=max_guesses,
+                         matrix=pattern_matrix(lex))
+    for w in words:
+        res, tree = optimal_for_opener(lex, w, hard=hard, max_guesses=max_guesses, pool=pool,
+                                       progress=progress, solver=solver, with_tree=with_tree)
+        yield Optimum.from_result(res, lex.name, limit, tree=tree)
+
+
+def top_openers(n: int, lexicon: LexiconLike = DEFAULT_LEXICON, *, by: str = "entropy") -> list[str]:
+    """The ``n`` best first guesses by a one-guess measure (``entropy``, ...), best first.
+
+    >>> top_openers(3, "wordle")
+    ['soare', 'roate', 'raise']
+    """
+    from wordle_core.search.openers import top_openers as best
+
+    return list(best(as_lexicon(lexicon), n, by=by))
+
+
+@dataclass(frozen=True)
+class ProvenBest:
+    """The best opener of a game, proven by the exact search (see :func:`best_opener`).
+
+    ``best``: every opener reaching the optimum, alphabetical (empty when no opener wins
+    every game: then ``total`` and ``mean`` are None); ``openers``: the openers considered;
+    ``searched``: those whose value was searched (the others fell to a lower bound);
+    ``values``: the exact totals met on the way (None: no guaranteed win).
+    """
+
+    best: tuple[str, ...]
+    total: int | None
+    mean: float | None
+    openers: int
+    searched: int
+    seconds: float
+    cpu_seconds: float
+    values: dict[str, int | None] = field(compare=False)
+
+    @classmethod
+    def from_result(cls, res: BestOpenerResult) -> ProvenBest:
+        """The engine's proof (:func:`wordle_core.search.exact.prove_best_opener`) as a value."""
+        from wordle_core.search.exact import INF
+
+        won = res.total < INF
+        return cls(best=tuple(res.best) if won else (), total=int(res.total) if won else None,
+                   mean=round(res.total / res.n_answers, 6) if won else None, openers=res.openers,
+                   searched=res.evaluated, seconds=round(res.seconds, 2),
+                   cpu_seconds=round(res.cpu_seconds, 2),
+                   values={w: (int(v) if v < INF else None) for w, v in res.values.items()})
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form (the field names as keys): what ``wordle-lab optimal --best --json`` prints."""
+        return {"best": list(self.best), "total": self.total, "mean": self.mean, "openers": self.openers,
+                "searched": self.searched, "seconds": self.seconds, "cpu_seconds": self.cpu_seconds,
+                "values": self.values}
+
+
+def best_opener(lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = False, *, pool: str = "all",
+                max_guesses: int | None = None, progress: bool = False) -> ProvenBest:
+    """Prove the best opener of all: every first guess gets a lower bound, then openers are
+    searched best bound first until the next bound is above the best total (practical for
+    the full games with ``pool="answers"``).
+
+    >>> ight = ["fight", "light", "might", "night", "right", "sight", "tight"]
+    >>> from wordle_core import Lexicon
+    >>> best = best_opener(Lexicon.build("ight", ight, [*ight, "morts", "flint"]))
+    >>> best.best, best.total
+    (('flint', 'morts'), 18)
+    """
+    from wordle_core.search.exact import ExactSolver, prove_best_opener
+
+    lex = as_lexicon(lexicon)
+    solver = ExactSolver(lex, hard=hard, pool=pool, exact=True, max_guesses=max_guesses,
+                         matrix=pattern_matrix(lex))
+    return ProvenBest.from_result(prove_best_opener(solver, progress=progress))
+
+
 @dataclass(frozen=True)
 class HardVerdict:
     """Can ``opener`` guarantee a hard-mode win within the guess limit?
@@ -270,6 +393,7 @@ class HardVerdict:
     seconds: float
     nodes: int
     source: str = "search"
+    witness: dict[str, object] | None = field(default=None, repr=False, compare=False)
 
     @property
     def feasible(self) -> bool | None:
@@ -283,7 +407,7 @@ class HardVerdict:
 
 
 def hard_verdict(opener: str, lexicon: LexiconLike = DEFAULT_LEXICON, *, budget: int | None = None,
-                 search: bool = False) -> HardVerdict:
+                 search: bool = False, witness: bool = False) -> HardVerdict:
     """Decide whether ``opener`` can guarantee a win in hard mode (exact AND-OR search).
 
     ``budget``: OR nodes to expand before answering ``unknown`` (default: no limit,
@@ -291,29 +415,33 @@ def hard_verdict(opener: str, lexicon: LexiconLike = DEFAULT_LEXICON, *, budget:
     answer comes from the shipped table of every opener's verdict when it has the
     opener (``source == "shipped table"``), unless ``search`` or a ``budget`` asks
     for the search itself. On the NYT list SALET, CRANE and CRATE are feasible;
-    SLATE, TRACE, RAISE, AROSE and SOARE are not.
+    SLATE, TRACE, RAISE, AROSE and SOARE are not. ``witness`` (a search): keep the
+    winning hard-mode tree of a feasible opener as ``witness``, a JSON-ready document
+    that ``wordle-lab simulate --hard --tree FILE`` replays.
 
     >>> from wordle_core import Lexicon, load_lexicon
     >>> small = Lexicon.build("wordle-101", load_lexicon("wordle").answers[::23])
     >>> v = hard_verdict("trace", lexicon=small)
     >>> v.verdict, v.feasible
     ('feasible', True)
+    >>> hard_verdict("trace", lexicon=small, witness=True).witness["opener"]
+    'trace'
     """
     from wordle_core.search.hard import hard_verdict as decide
     from wordle_core.tables.verdicts import shipped_verdicts
 
     lex = as_lexicon(lexicon)
     row = lex.guess_id(opener)
-    if budget is None and not search:
+    if budget is None and not search and not witness:
         known = shipped_verdicts(lex).get(lex.guesses[row])
         if known is not None:
             return HardVerdict(lexicon=lex.name, opener=lex.guesses[row], verdict=known,
                                seconds=0.0, nodes=0, source="shipped table")
-    if budget is None:
-        res = decide(lex, row, pattern_matrix(lex))
-    elif budget < 1:
+    if budget is not None and budget < 1:
         raise WordleError(f"budget must be a positive number of nodes, not {budget}")
-    else:
-        res = decide(lex, row, pattern_matrix(lex), node_budget=budget)
+    res = decide(lex, row, pattern_matrix(lex), node_budget=budget, witness=witness)
+    tree = res.pop("tree", None)
+    doc = None if tree is None else {"lexicon": lex.name, "strategy": "hard-witness", "hard": True,
+                                     "opener": res["opener"], "root": tree}
     return HardVerdict(lexicon=lex.name, opener=str(res["opener"]), verdict=str(res["verdict"]),
-                       seconds=float(res["seconds"]), nodes=int(res["nodes"]))
+                       seconds=float(res["seconds"]), nodes=int(res["nodes"]), witness=doc)

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import cached_property
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from wordle_core.api.feedback import Feedback, LexiconLike, as_lexicon
 from wordle_core.errors import FeedbackError, WordleError
@@ -22,6 +22,11 @@ from wordle_core.game.feedback import parse_feedback
 from wordle_core.game.lexicon import DEFAULT_LEXICON, Lexicon
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.state import GameState, parse_history
+
+if TYPE_CHECKING:
+    from wordle_core.game.tree import Tree
+    from wordle_core.search.openers import OpenerScores
+    from wordle_core.strategies.base import Strategy
 
 
 class Turn(NamedTuple):
@@ -70,10 +75,8 @@ class Position:
     def __init__(self, history: History = (), *, lexicon: LexiconLike = DEFAULT_LEXICON,
                  hard: bool = False) -> None:
         lex = as_lexicon(lexicon)
-        state = GameState.new(lex, hard, pattern_matrix(lex))
-        for word, fb in _pairs(history):
-            state = state.apply(lex.guess_id(word), _code(fb, lex))
-        self._state = state
+        self._state = GameState.from_history(lex, [(w, str(f)) for w, f in history_pairs(history)], hard,
+                                             pattern_matrix(lex))
 
     @classmethod
     def from_state(cls, state: GameState) -> Position:
@@ -244,6 +247,10 @@ class GuessScore:
     number of answers left (a winning guess's own bucket counts as one);
     ``largest_bucket``: answers left in the worst case; ``buckets``: distinct feedbacks;
     ``is_candidate``: it may be the answer; ``is_pick``: the strategy's own choice.
+    For a first guess of a game whose exact tables ship with the package, ``optimal``
+    says what they hold: ``proven`` (``optimal_total`` is the proven fewest total
+    guesses over every answer), ``no-win``, ``wins`` (hard mode: a guaranteed win, total
+    not computed yet) or ``unknown``; elsewhere it is empty.
     """
 
     word: str
@@ -253,15 +260,118 @@ class GuessScore:
     buckets: int
     is_candidate: bool
     is_pick: bool
+    optimal: str = ""
+    optimal_total: int | None = None
 
     def to_dict(self) -> dict[str, object]:
-        """JSON-ready form (the field names as keys).
+        """JSON-ready form (the field names as keys; ``optimal`` and ``optimal_total`` only
+        where the exact tables say something).
 
         >>> best_guesses(Position("salet:bybgb"), n=1)[0].to_dict()  # doctest: +NORMALIZE_WHITESPACE
         {'word': 'mudir', 'entropy_bits': 3.9977, 'expected_size': 1.316, 'largest_bucket': 3,
          'buckets': 17, 'is_candidate': False, 'is_pick': True}
         """
-        return asdict(self)
+        out = asdict(self)
+        if not self.optimal:
+            del out["optimal"], out["optimal_total"]
+        return out
+
+
+@dataclass(frozen=True)
+class Suggestion:
+    """What :func:`suggest` answers: the ranked next guesses of a position (``options``, the
+    strategy's pick first) and the candidates when few are left (at most 40; else empty).
+
+    ``source`` says where the pick came from: ``table`` (read off a decision tree that
+    covers the position), ``opener`` (the first guess), ``computed`` (the strategy chose
+    now) or ``solved`` (nothing left to guess).
+    """
+
+    lexicon: str
+    hard: bool
+    strategy: str
+    source: str
+    history: tuple[Turn, ...]
+    remaining: int
+    candidates: tuple[str, ...]
+    options: tuple[GuessScore, ...]
+
+    @property
+    def best(self) -> str | None:
+        """The pick (None when solved)."""
+        return self.options[0].word if self.options else None
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form (the field names as keys): what ``wordle-lab suggest --json`` prints.
+
+        >>> found = suggest("salet:bybgb,borna:ybyby", lexicon="wordle", top=1)
+        >>> found.to_dict()  # doctest: +NORMALIZE_WHITESPACE
+        {'lexicon': 'wordle', 'hard': False, 'strategy': 'entropy', 'source': 'computed',
+         'history': [{'guess': 'salet', 'feedback': 'bybgb'}, {'guess': 'borna', 'feedback': 'ybyby'}],
+         'remaining': 1, 'candidates': ['amber'],
+         'options': [{'word': 'amber', 'entropy_bits': 0.0, 'expected_size': 1.0, 'largest_bucket': 1,
+                      'buckets': 1, 'is_candidate': True, 'is_pick': True}]}
+        """
+        return {"lexicon": self.lexicon, "hard": self.hard, "strategy": self.strategy,
+                "source": self.source, "history": [t.to_dict() for t in self.history],
+                "remaining": self.remaining, "candidates": list(self.candidates),
+                "options": [o.to_dict() for o in self.options]}
+
+
+def suggest(position: Position | History = (), strategy: str = "entropy", top: int = 5, *,
+            lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = False, tree: Tree | None = None,
+            opener: str | None = None, opener_scores: OpenerScores | None = None) -> Suggestion:
+    """The ``top`` best next guesses of a position, with their numbers: the strategy's pick
+    first, then the runners-up (ranked as :func:`best_guesses` says); what ``wordle-lab
+    suggest`` prints. ``position``: a :class:`Position`, or a history played in
+    ``lexicon`` and mode ``hard``. ``tree``: a decision tree (:func:`~wordle_core.api.load_tree`)
+    whose pick is read off where it covers the position; ``opener``: the first guess to
+    propose (default: the strategy's own choice, which for ``default`` takes seconds);
+    ``opener_scores``: the game's opener table, which gives the first guess's numbers
+    without the kernels.
+
+    >>> s = suggest("salet:bybgb", lexicon="wordle", top=3)
+    >>> s.source, s.remaining, s.best, [o.word for o in s.options]
+    ('computed', 7, 'borna', ['borna', 'dorba', 'ender'])
+    >>> suggest(lexicon="wordle", opener="salet", top=1).options[0].optimal_total
+    7920
+    """
+    from wordle_core.interactive.suggest import suggest as rank
+
+    if top < 1:
+        raise WordleError(f"top must be at least 1, not {top}")
+    pos = position if isinstance(position, Position) else Position(position, lexicon=lexicon, hard=hard)
+    lex = pos.lexicon
+    strat = strategy_named(strategy, opener_scores)
+    first = lex.guess_id(opener) if opener is not None else None
+    got = rank(pos.state, strat, top=top, tree=tree, opener=first, first=opener_scores)
+    length = lex.length
+    return Suggestion(
+        lexicon=got.lexicon, hard=got.hard, strategy=got.strategy, source=got.source,
+        history=tuple(Turn(g, Feedback.parse(f, length)) for g, f in got.history),
+        remaining=got.remaining, candidates=tuple(got.candidates),
+        options=tuple(GuessScore(o.word, o.entropy_bits, o.expected_remaining, o.largest_bucket, o.buckets,
+                                 o.can_be_answer, o.pick, o.optimal, o.optimal_total) for o in got.options))
+
+
+def strategy_named(name: str, opener_scores: OpenerScores | None = None, *,
+                   prior: str | None = None) -> Strategy:
+    """The registered strategy ``name`` (an unknown name raises ``UnknownStrategyError``),
+    given the opener table when it reads one (``Strategy.tables``); with ``prior``
+    (``uniform`` / ``frequency``), ``entropy`` and ``expected-size`` weighted by it.
+
+    >>> strategy_named("entropy").name, strategy_named("entropy", prior="frequency").name
+    ('entropy', 'prior-entropy')
+    """
+    from wordle_core.strategies import get_strategy
+
+    if prior:
+        from wordle_core.strategies.prior import strategy_with_prior
+
+        return strategy_with_prior(name, prior)
+    reads = type(get_strategy(name)).tables
+    return get_strategy(name, **({"opener_scores": opener_scores}
+                                 if opener_scores is not None and "opener_scores" in reads else {}))
 
 
 def best_guesses(position: Position | History, strategy: str = "entropy", n: int = 5, *,
@@ -286,16 +396,9 @@ def best_guesses(position: Position | History, strategy: str = "entropy", n: int
     >>> best_guesses("crane:ggggg")
     []
     """
-    from wordle_core.interactive.suggest import suggest
-    from wordle_core.strategies import get_strategy
-
     if n < 1:
         raise WordleError(f"n must be at least 1, not {n}")
-    pos = position if isinstance(position, Position) else Position(position)
-    first = pos.lexicon.guess_id(opener) if opener is not None else None
-    found = suggest(pos.state, get_strategy(strategy), top=n, opener=first)
-    return [GuessScore(o.word, o.entropy_bits, o.expected_remaining, o.largest_bucket, o.buckets,
-                       o.can_be_answer, o.pick) for o in found.options]
+    return list(suggest(position, strategy, n, opener=opener).options)
 
 
 @dataclass(frozen=True)
@@ -312,6 +415,21 @@ class StrategyInfo:
         return asdict(self)
 
 
+def strategy_info(name: str, *, prior: str | None = None) -> StrategyInfo:
+    """The registered strategy ``name`` (with ``prior``: its weighted version), or one line
+    naming the strategies there are (``UnknownStrategyError``).
+
+    >>> strategy_info("entropy", prior="frequency").name
+    'prior-entropy'
+    >>> strategy_info("oracle")  # doctest: +ELLIPSIS
+    Traceback (most recent call last):
+    ...
+    wordle_core.errors.UnknownStrategyError: unknown strategy 'oracle'...
+    """
+    d = strategy_named(name, prior=prior).describe()
+    return StrategyInfo(str(d["name"]), str(d["summary"]), str(d["source"]), bool(d["deterministic"]))
+
+
 def list_strategies() -> list[StrategyInfo]:
     """Every registered strategy, alphabetical (what ``wordle-lab strategies`` lists).
 
@@ -325,7 +443,12 @@ def list_strategies() -> list[StrategyInfo]:
             for r in registered()]
 
 
-def _pairs(history: History) -> list[tuple[str, str]]:
+def history_pairs(history: History) -> list[tuple[str, str]]:
+    """``[(guess, feedback), ...]`` of a history given as pairs or as ``"w:fb,w:fb"``.
+
+    >>> history_pairs("salet:bybgb,borna:ybyby")
+    [('salet', 'bybgb'), ('borna', 'ybyby')]
+    """
     if isinstance(history, str):
         return list(parse_history(history))
     out: list[tuple[str, str]] = []

@@ -59,6 +59,53 @@ def _mean(total: int | None, games: int) -> float | None:
     return None if total is None else round(total / games, 4)
 
 
+@dataclass(frozen=True)
+class RankingProof:
+    """How a shipped proven ranking was proved (see :func:`ranking_proof`): the ``k`` best
+    openers have exact totals, the ``k``-th total is ``kth_total``, and every one of the
+    other ``openers - k`` was proved worse; ``cpu_seconds`` the proof's cost, ``collected_at``
+    when it was made.
+
+    >>> p = ranking_proof("wordle")
+    >>> p.k, p.kth_total, p.openers
+    (100, 8014, 12972)
+    """
+
+    lexicon: str
+    hard: bool
+    k: int
+    kth_total: int | None
+    openers: int
+    cpu_seconds: float
+    collected_at: str
+
+    def to_dict(self) -> dict[str, object]:
+        """JSON-ready form (the field names as keys)."""
+        return asdict(self)
+
+
+def ranking_proof(lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = False) -> RankingProof:
+    """What proves the shipped proven ranking (:func:`proven_ranking`) of ``lexicon``.
+
+    >>> ranking_proof("wordle", hard=True).to_dict()["k"]
+    100
+    """
+    from wordle_core.tables.exact import shipped_rank
+
+    lex = as_lexicon(lexicon)
+    mode = "hard" if hard else "normal"
+    got = shipped_rank(lex, mode)
+    if got is None:
+        raise TableError(f"no proven ranking ships for {lex.name} {mode} mode (compute one: "
+                         f"wordle-lab optimal --lexicon {lex.name} --rank K{' --hard' if hard else ''})")
+    a = got.about
+    kth = a["wordle_lab.kth_total"]
+    return RankingProof(lexicon=lex.name, hard=hard, k=int(a["wordle_lab.k"]),
+                        kth_total=int(kth) if kth.isdigit() else None,
+                        openers=len(got.records), cpu_seconds=float(a["wordle_lab.cpu_seconds"]),
+                        collected_at=a.get("wordle_lab.collected_at", "?"))
+
+
 def proven_ranking(lexicon: LexiconLike = DEFAULT_LEXICON, hard: bool = False) -> list[RankedOpener]:
     """The shipped proven ranking: the ``k`` best openers, best first, each with its exact
     total (the search proved every other opener worse, by its exact total or a lower bound).

@@ -293,16 +293,11 @@ BUILTIN_SIZES: dict[str, BuiltinSize] = {
     "nerdle": BuiltinSize(8, 17_723, 17_723),
     "mini-nerdle": BuiltinSize(6, 206, 206),
 }
-"""Every built-in game's size without building it (``wordle-lab lexicons`` lists these:
-building Nerdle means generating its equations). The shipped lists are checked against
-the data manifest and the generators are deterministic, so the sizes are fixed;
-``tests/test_lexicon.py`` builds each game and compares."""
-
-
-def builtin_info(name: str) -> dict[str, object]:
-    """:meth:`Lexicon.info` of a built-in game, from :data:`BUILTIN_SIZES` (nothing is built)."""
-    size = BUILTIN_SIZES[name]
-    return {"name": name, "length": size.length, "answers": size.answers, "guesses": size.guesses}
+"""Every built-in game's size without building it (``wordle-lab lexicons`` and
+:func:`wordle_core.api.lexicons` list these: building Nerdle means generating its
+equations). The shipped lists are checked against the data manifest and the generators
+are deterministic, so the sizes are fixed; ``tests/test_lexicon.py`` builds each game and
+compares."""
 
 
 @cache

@@ -25,9 +25,10 @@ from __future__ import annotations
 import math
 import threading
 import time
-from collections.abc import Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import NamedTuple
 
 import numpy as np
 
@@ -680,6 +681,17 @@ class RankedOpener:
         return "exact" if self.total < INF else "no-win"
 
 
+class SearchedOpener(NamedTuple):
+    """One search of :func:`rank_openers`, as saved to resume it: the opener, the cut-off
+    ``beta`` it was searched with, what the search returned (the exact total if below
+    ``beta``, else a lower bound ``>= beta``) and its CPU seconds."""
+
+    opener: str
+    beta: int
+    value: int
+    cpu_seconds: float
+
+
 @dataclass(frozen=True)
 class OpenerRanking:
     """Outcome of :func:`rank_openers`: the ``k`` best openers, proven."""
@@ -698,7 +710,11 @@ class OpenerRanking:
 
 
 def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
-                 progress: bool = False, no_win: frozenset[int] = frozenset()) -> OpenerRanking:
+                 progress: bool = False, no_win: frozenset[int] = frozenset(),
+                 searched: Mapping[str, SearchedOpener] | None = None,
+                 on_searched: Callable[[SearchedOpener], None] | None = None,
+                 bounds: Sequence[int] | None = None,
+                 on_bounds: Callable[[list[int]], None] | None = None) -> OpenerRanking:
     """The ``k`` best openers with exact totals, and a proof that every other is worse.
 
     1. Every opener gets its two-level lower bound (:meth:`ExactSolver.opener_bounds`,
@@ -718,6 +734,16 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
     wins every game (e.g. the shipped hard-mode verdicts); they are recorded as such
     without a search.
 
+    Resuming: each search's outcome is handed to ``on_searched`` as it finishes (a
+    :class:`SearchedOpener`); a later call with the same solver, ``k`` and ``no_win`` that
+    passes those outcomes back as ``searched`` (by opener) replays them instead of searching
+    again. Openers are taken in the same order and each replayed outcome was found with
+    the same ``beta``, so the ranking, the ``k``-th total and every proof are the same as an
+    uninterrupted run's (a bound found after the resume point may differ in value, as
+    the memo starts empty, but it is still above the final ``k``-th total). The same for
+    step 1: ``on_bounds`` receives the two-level bounds (in the order of ``openers``) and
+    ``bounds`` hands them back.
+
     >>> from wordle_core.game.lexicon import Lexicon
     >>> lex = Lexicon.build("toy", ["cat", "cot", "cut", "dog", "dot", "dug"], ["cdt"])
     >>> res = rank_openers(ExactSolver(lex), 2)
@@ -725,6 +751,13 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
     ([('cot', 12), ('cut', 12)], 12)
     >>> [(o.opener, o.proof, o.lower_bound) for o in res.openers[-2:]]
     [('cat', 'bound', 13), ('cdt', 'bound', 16)]
+    >>> log = []
+    >>> first = rank_openers(ExactSolver(lex), 2, on_searched=log.append)
+    >>> [(s.opener, s.value) for s in log][:3]
+    [('cot', 12), ('cut', 12), ('dog', 12)]
+    >>> again = rank_openers(ExactSolver(lex), 2, searched={s.opener: s for s in log[:2]})
+    >>> [(o.opener, o.total) for o in again.top] == [(o.opener, o.total) for o in first.top]
+    True
     """
     if k < 1:
         raise WordleError("rank needs k >= 1")
@@ -732,16 +765,14 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
     lex = solver.lexicon
     rows = solver._base_rows if openers is None else np.asarray(openers, dtype=np.int32)
     rows = np.ascontiguousarray(rows, dtype=np.int32)
-    bar = _bar(progress, len(rows), "bounds")
-    chunks = [rows[i:i + 512] for i in range(0, len(rows), 512)]
-    parts = []
-    for ch in chunks:
-        parts.append(solver.opener_bounds(ch))
-        if bar is not None:
-            bar.update(len(ch))
-    lb2 = np.concatenate(parts) if parts else np.zeros(0, np.int64)
-    if bar is not None:
-        bar.close()
+    if bounds is not None:
+        if len(bounds) != len(rows):
+            raise WordleError(f"{len(bounds):,} saved bounds for {len(rows):,} openers")
+        lb2 = np.asarray(bounds, dtype=np.int64)
+    else:
+        lb2 = _opener_bounds(solver, rows, progress)
+        if on_bounds is not None:
+            on_bounds(lb2.tolist())
     order = np.lexsort((rows, lb2))
     rows, lb2 = rows[order], lb2[order]
     exact: dict[int, int] = {r: INF for r in rows.tolist() if r in no_win}  # row -> exact total
@@ -764,9 +795,19 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
             if bar is not None:
                 bar.total = bar.n
             break
-        c1 = time.process_time()
         beta = kth + 1 if kth is not None else INF + 1
-        v = solver.opener_value(r, beta=beta)
+        done = searched.get(lex.guesses[r]) if searched else None
+        if done is not None and done.beta == beta:
+            v, secs[r] = done.value, done.cpu_seconds
+        else:
+            if done is not None:
+                raise WordleError(f"the saved search of {lex.guesses[r]!r} was cut at {done.beta}, "
+                                  f"this run cuts at {beta}: not the same ranking")
+            c1 = time.process_time()
+            v = solver.opener_value(r, beta=beta)
+            secs[r] = time.process_time() - c1
+            if on_searched is not None:
+                on_searched(SearchedOpener(lex.guesses[r], beta, v, secs[r]))
         if kth is None or v <= kth:
             exact[r] = v
             if v < INF:
@@ -775,7 +816,6 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
                 del top[k:]
         else:
             bound[r] = v
-        secs[r] = time.process_time() - c1
         if bar is not None:
             if len(top) >= k:  # openers left to search: those whose bound is <= the k-th
                 bar.total = int(np.searchsorted(lb2, top[-1][0], side="right"))
@@ -796,6 +836,19 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
     ranked.sort(key=lambda o: (o.rank is None, o.rank or 0, o.lower_bound, o.opener))
     return OpenerRanking(k, kth_total, len(lex.answers), ranked, time.perf_counter() - t0,
                          time.process_time() - c0, len(set(exact) - no_win))
+
+
+def _opener_bounds(solver: ExactSolver, rows: np.ndarray, progress: bool) -> np.ndarray:
+    """Step 1 of :func:`rank_openers`: every opener's two-level bound, 512 at a time."""
+    bar = _bar(progress, len(rows), "bounds")
+    parts = []
+    for i in range(0, len(rows), 512):
+        parts.append(solver.opener_bounds(rows[i:i + 512]))
+        if bar is not None:
+            bar.update(len(parts[-1]))
+    if bar is not None:
+        bar.close()
+    return np.concatenate(parts) if parts else np.zeros(0, np.int64)
 
 
 def _bar(progress: bool, total: int, desc: str):

@@ -73,7 +73,7 @@ class FileEntry:
     bytes: int
     sha256: str
 
-    def as_dict(self) -> dict[str, Any]:
+    def to_dict(self) -> dict[str, Any]:
         return {"name": self.name, "records": self.records, "bytes": self.bytes, "sha256": self.sha256}
 
 
@@ -96,7 +96,7 @@ class Manifest:
             "format": FORMAT, "version": VERSION, "table": self.table,
             "schema": RECORD_TYPES.get(self.table, ""), "generation": self.generation,
             "config_hash": self.config_hash, "lexicon_fingerprint": self.lexicon_fingerprint,
-            "records": self.records, "files": [f.as_dict() for f in self.files],
+            "records": self.records, "files": [f.to_dict() for f in self.files],
         }, indent=1, sort_keys=True) + "\n"
 
     @classmethod

@@ -6,7 +6,8 @@ import argparse
 import sys
 from typing import Any
 
-from wordle_core.cli.commands.beyond import add_boards_arg, run_boards
+from wordle_core import api
+from wordle_core.cli.commands.analyses import add_boards_arg, run_boards
 from wordle_core.cli.common import (
     add_hard_arg,
     add_json_arg,
@@ -15,17 +16,12 @@ from wordle_core.cli.common import (
     check_output_file,
     coloured_guess,
     lexicon_from,
-    matrix_for,
     print_histogram,
     print_json,
-    strategy_for,
     strategy_tables,
     use_colour,
     word_arg,
 )
-from wordle_core.game.feedback import int_to_digits, pattern_to_emoji, score, score_digits
-from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, builtin_info
-from wordle_core.game.state import GameState, parse_history
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -74,79 +70,60 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_lexicons(args: argparse.Namespace) -> int:
-    rows = [{**builtin_info(n), "default": n == DEFAULT_LEXICON} for n in BUILTINS]
+    games = api.lexicons()
     if args.json:
-        print_json(rows)
+        print_json([g.to_dict() for g in games])
     else:
-        for r in rows:
-            print(f"{r['name']:<14} length {r['length']}  "
-                  f"answers {r['answers']:>6,}  guesses {r['guesses']:>6,}"
-                  + ("  (the default: today's NYT game)" if r["default"] else ""))
+        for g in games:
+            print(f"{g.name:<14} length {g.length}  "
+                  f"answers {g.answers:>6,}  guesses {g.guesses:>6,}"
+                  + ("  (the default: today's NYT game)" if g.default else ""))
     return 0
 
 
 def cmd_score(args: argparse.Namespace) -> int:
-    lex = lexicon_from(args)
-    guess, answer = lex.normalise(args.guess), lex.normalise(args.answer)
-    if args.emoji:
-        from wordle_core.game.feedback import digits_to_int
-
-        print(pattern_to_emoji(digits_to_int(score_digits(guess, answer)), lex.length))
-    else:
-        print(score(guess, answer))
+    fb = api.score(args.guess, args.answer, lexicon=lexicon_from(args))
+    print(fb.emoji if args.emoji else fb)
     return 0
 
 
 def cmd_candidates(args: argparse.Namespace) -> int:
-    lex = lexicon_from(args)
-    state = GameState.from_history(lex, parse_history(args.history), args.hard, matrix_for(lex))
-    words = state.candidate_words()
+    pos = api.Position(args.history, lexicon=lexicon_from(args), hard=args.hard)
     if args.json:
-        print_json({"count": len(words), "candidates": words})
+        print_json(pos.to_dict())
     else:
+        words = pos.candidates
         print(f"{len(words)} candidate{'s' if len(words) != 1 else ''}")
         print(" ".join(words))
     return 0
 
 
 def cmd_strategies(args: argparse.Namespace) -> int:
-    from wordle_core.strategies import list_strategies
-
-    rows = list_strategies()
+    rows = api.list_strategies()
     if args.json:
-        print_json(rows)
+        print_json([r.to_dict() for r in rows])
     else:
-        width = max(len(str(r["name"])) for r in rows)
+        width = max(len(r.name) for r in rows)
         for r in rows:
-            print(f"{r['name']:<{width}}  {r['summary']}  [{r['source']}]")
+            print(f"{r.name:<{width}}  {r.summary}  [{r.source}]")
     return 0
 
 
-def _load_tree(args: argparse.Namespace, lex):
-    from wordle_core.tables.load import load_tree_file
-
-    return load_tree_file(lex, args.tree, strategy=args.strategy, hard=args.hard,
-                          opener=args.opener, matrix=matrix_for(lex))
-
-
 def cmd_simulate(args: argparse.Namespace) -> int:
-    from wordle_core.analysis.simulate import simulate
-    from wordle_core.strategies import get_strategy
-
     if args.boards > 1:
         return run_boards("simulate", args)
     check_output_file(args.save_tree, "--save-tree")
     lex = lexicon_from(args)
-    get_strategy(args.strategy)  # fail fast on an unknown name
-    tree = _load_tree(args, lex) if args.tree else None
-    if args.opener:
-        lex.normalise(args.opener)
-    report, tree = simulate(lex, args.strategy, args.opener, args.hard, matrix_for(lex), tree=tree,
-                            **strategy_tables(args.strategy, lex))
+    api.strategy_info(args.strategy)  # fail fast on an unknown name
+    tree = api.load_tree(args.tree, lex, strategy=args.strategy, hard=args.hard, opener=args.opener) \
+        if args.tree else None
+    found = strategy_tables(args.strategy, lex).get("opener_scores")
+    result = api.simulate(args.opener, args.strategy, lex, args.hard, tree=tree, opener_scores=found)
+    report: dict[str, Any] = result.report
     if args.save_tree:
-        tree.save_json(args.save_tree)
+        result.tree.save_json(args.save_tree)
     if args.json:
-        print_json(report)
+        print_json(report)  # the solve-all report keeps the article's keys (totalCount, ...)
         return 0
     print(f"{report['lexicon']} · {report['strategy']} · opener {str(report['opener']).upper()}"
           f" · {'hard' if report['hard'] else 'normal'} mode")
@@ -160,32 +137,17 @@ def cmd_simulate(args: argparse.Namespace) -> int:
 
 
 def cmd_solve(args: argparse.Namespace) -> int:
-    from wordle_core.analysis.simulate import default_opener
-
     if args.boards > 1:
         return run_boards("solve", args)
     lex = lexicon_from(args)
-    answer = lex.answer_id(args.answer)
-    strat = strategy_for(args.strategy, lex)
-    state = GameState.new(lex, args.hard, matrix_for(lex))
-    guess = lex.guess_id(args.opener) if args.opener else lex.guess_id(default_opener(lex, args.hard))
-    steps: list[dict[str, Any]] = []
-    for _ in range(30):
-        state = state.play(guess, answer)
-        g, pat = state.history[-1]
-        steps.append({"guess": lex.guesses[g], "feedback": int_to_digits(pat, lex.length),
-                      "remaining": state.n_candidates})
-        if state.solved:
-            break
-        guess = strat.choose(state)
+    found = strategy_tables(args.strategy, lex).get("opener_scores")
+    game = api.solve(args.answer, args.strategy, lex, args.hard, opener=args.opener, opener_scores=found)
     if args.json:
-        print_json({"answer": lex.answers[answer], "guesses": len(steps), "solved": state.solved,
-                    "steps": [{**s, "feedback": "".join("byg"[d] for d in s["feedback"])} for s in steps]})
+        print_json(game.to_dict())
         return 0
     colour = use_colour(sys.stdout)
-    for i, s in enumerate(steps, 1):
-        emoji = pattern_to_emoji(state.history[i - 1][1], lex.length)
-        print(f"{i}. {coloured_guess(s['guess'], s['feedback'], colour)}  {emoji}  "
-              f"{s['remaining']} left")
-    print(f"solved {lex.answers[answer].upper()} in {len(steps)}" if state.solved else "not solved")
+    for i, (turn, left) in enumerate(zip(game.turns, game.remaining, strict=True), 1):
+        print(f"{i}. {coloured_guess(turn.guess, list(turn.feedback.digits), colour)}  "
+              f"{turn.feedback.emoji}  {left} left")
+    print(f"solved {game.answer.upper()} in {game.length}" if game.solved else "not solved")
     return 0

@@ -4,21 +4,17 @@ from __future__ import annotations
 
 import argparse
 import json
-from typing import TYPE_CHECKING
 
+from wordle_core import api
 from wordle_core.cli.common import (
     add_json_arg,
     add_lexicon_args,
     check_output_file,
     lexicon_from,
-    matrix_for,
     print_json,
     word_arg,
 )
 from wordle_core.errors import WordleError
-
-if TYPE_CHECKING:  # (the API's records: imported where a verdict is made, not at start-up)
-    from wordle_core.api.analysis import HardVerdict
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -43,9 +39,6 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_hard_verdict(args: argparse.Namespace) -> int:
-    from wordle_core.search.hard import hard_verdict
-    from wordle_core.tables.verdicts import shipped_verdicts
-
     check_output_file(args.witness, "--witness")
     lex = lexicon_from(args)
     budget = args.budget
@@ -53,31 +46,19 @@ def cmd_hard_verdict(args: argparse.Namespace) -> int:
         raise WordleError("--budget must be a positive number of nodes")
     if args.witness and len(args.opener) != 1:
         raise WordleError("--witness takes exactly one --opener")
-    rows = [lex.guess_id(w) for w in args.opener]  # validates every word first
-    table = {} if (args.search or args.witness or budget is not None) else shipped_verdicts(lex)
-    mat = None if all(lex.guesses[r] in table for r in rows) else matrix_for(lex)
-    from wordle_core.api.analysis import HardVerdict
-
-    results: list[HardVerdict] = []
-    for row in rows:
-        word = lex.guesses[row]
-        if word in table:
-            results.append(HardVerdict(lex.name, word, table[word], 0.0, 0, "shipped table"))
-            continue
-        res = hard_verdict(lex, row, mat, node_budget=budget, witness=bool(args.witness))
-        tree = res.pop("tree", None)
+    words = [lex.guesses[lex.guess_id(w)] for w in args.opener]  # validates every word first
+    results: list[api.HardVerdict] = []
+    for word in words:
+        res = api.hard_verdict(word, lex, budget=budget, search=args.search, witness=bool(args.witness))
         if args.witness:
-            if tree is None:
-                raise WordleError(f"no witness: {res['opener']} is {res['verdict']} in hard mode")
+            if res.witness is None:
+                raise WordleError(f"no witness: {res.opener} is {res.verdict} in hard mode")
             from pathlib import Path
 
             from wordle_core.files import atomic_write_text
 
-            doc = {"lexicon": lex.name, "strategy": "hard-witness", "hard": True,
-                   "opener": res["opener"], "root": tree}
-            atomic_write_text(Path(args.witness), json.dumps(doc, indent=1))
-        results.append(HardVerdict(lex.name, str(res["opener"]), str(res["verdict"]),
-                                   float(res["seconds"]), int(res["nodes"]), "search"))
+            atomic_write_text(Path(args.witness), json.dumps(res.witness, indent=1))
+        results.append(res)
     if args.json:
         dicts = [r.to_dict() for r in results]
         print_json(dicts[0] if len(dicts) == 1 else dicts)

@@ -17,8 +17,8 @@ from __future__ import annotations
 
 import argparse
 import sys
-from typing import TYPE_CHECKING
 
+from wordle_core import api
 from wordle_core.cli.common import (
     add_hard_arg,
     add_json_arg,
@@ -29,9 +29,6 @@ from wordle_core.cli.common import (
 )
 from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, Lexicon, resolve_lexicon
-
-if TYPE_CHECKING:  # (imported where an optimum is made, not at start-up)
-    from wordle_core.api.analysis import Optimum
 
 POOLS = ("all", "answers")
 
@@ -54,6 +51,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--output", metavar="DIR", default=None,
                    help="with --rank: directory for optimal_rank-<lexicon>-<mode>.avro/.csv "
                         "(default outputs/rank)")
+    p.add_argument("--resume", action="store_true",
+                   help="with --rank: go on from the journal an interrupted run left under "
+                        "--output (every finished search is kept)")
     p.add_argument("--best", action="store_true",
                    help="instead of --opener: prove the best opener of all (practical with "
                         "--guesses answers)")
@@ -67,15 +67,14 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_optimal(args: argparse.Namespace) -> int:
-    from wordle_core.api.analysis import Optimum
-    from wordle_core.search.exact import ExactSolver, optimal_for_opener
-
     pool = args.guesses if args.guesses in POOLS else "all"
     custom_guesses = None if args.guesses in POOLS else args.guesses
     check_output_file(args.save_tree, "--save-tree")
     lex = resolve_lexicon(args.lexicon, args.answers, custom_guesses)
     if args.max_guesses is not None and not 1 <= args.max_guesses <= 30:
         raise WordleError("--max-guesses must be between 1 and 30")
+    if args.resume and args.rank is None:
+        raise WordleError("--resume goes with --rank")
     if args.rank is not None:
         return _rank(args, lex, pool)
     if args.best:
@@ -87,9 +86,7 @@ def cmd_optimal(args: argparse.Namespace) -> int:
             raise WordleError("--top must be at least 1")
         if args.top > len(lex.guesses):
             raise WordleError(f"--top must be at most {len(lex.guesses):,} (the {lex.name} openers)")
-        from wordle_core.search.openers import top_openers
-
-        openers = top_openers(lex, args.top, by="entropy")
+        openers = api.top_openers(args.top, lex, by="entropy")
     elif args.opener:
         openers = [lex.normalise(w) for w in args.opener.split(",") if w.strip()]
     else:
@@ -100,17 +97,11 @@ def cmd_optimal(args: argparse.Namespace) -> int:
             raise WordleError(f"{bad!r} is not a possible answer, but --guesses answers was given")
     if args.save_tree and len(openers) != 1:
         raise WordleError("--save-tree needs exactly one opener")
-    solver = ExactSolver(lex, hard=args.hard, pool=pool, exact=True,
-                         max_guesses=args.max_guesses, matrix=matrix_for(lex))
-    limit = int(args.max_guesses or lex.max_guesses)
     results = []
-    for w in openers:
-        res, tree = optimal_for_opener(lex, w, hard=args.hard, max_guesses=args.max_guesses,
-                                       pool=pool, progress=True, solver=solver,
-                                       with_tree=bool(args.save_tree))
-        if tree is not None:
-            tree.save_json(args.save_tree)
-        found = Optimum.from_result(res, lex.name, limit, tree_built=tree is not None)
+    for found in api.optimal_openers(openers, lex, args.hard, pool=pool, max_guesses=args.max_guesses,
+                                     with_tree=bool(args.save_tree), progress=True):
+        if found.tree is not None:
+            found.tree.save_json(args.save_tree)
         results.append(found.to_dict())
         if not args.json:
             _print_line(found)
@@ -119,7 +110,7 @@ def cmd_optimal(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_line(o: Optimum) -> None:
+def _print_line(o: api.Optimum) -> None:
     mode = "hard" if o.hard else "normal"
     if o.total is None or o.mean is None:
         print(f"{o.opener.upper()}  {o.lexicon} {mode}: no strategy wins every game within "
@@ -132,22 +123,18 @@ def _print_line(o: Optimum) -> None:
 
 
 def _best(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
-    from wordle_core.search.exact import INF, ExactSolver, prove_best_opener
-
     if args.opener or args.top is not None or args.save_tree:
         raise WordleError("--best takes no --opener, --top or --save-tree")
-    solver = ExactSolver(lex, hard=args.hard, pool=pool, exact=True,
-                         max_guesses=args.max_guesses, matrix=matrix_for(lex))
-    res = prove_best_opener(solver, progress=True)
+    res = api.best_opener(lex, args.hard, pool=pool, max_guesses=args.max_guesses, progress=True)
     if args.json:
-        print_json(res.as_dict())
+        print_json(res.to_dict())
         return 0
-    if res.total >= INF:
+    if res.total is None:
         print(f"{lex.name}: no opener wins every game within the limit (proven)")
         return 0
     mode = "hard" if args.hard else "normal"
     print(f"{lex.name} {mode}, guesses {pool}: best opener {', '.join(w.upper() for w in res.best)} "
-          f"total {res.total:,} mean {res.total / len(lex.answers):.4f} (proven; {res.evaluated} of "
+          f"total {res.total:,} mean {res.total / len(lex.answers):.4f} (proven; {res.searched} of "
           f"{res.openers} openers searched, {res.seconds:.1f} s)")
     return 0
 
@@ -157,6 +144,12 @@ def _rank(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
 
     from wordle_core.search.exact import INF, ExactSolver, rank_openers
     from wordle_core.tables.exact import rank_metadata, rank_records, write_rank
+    from wordle_core.tables.rank_journal import (
+        RankJournal,
+        SavedRanking,
+        ranking_identity,
+        read_rank_journal,
+    )
     from wordle_core.tables.verdicts import shipped_verdicts
 
     if args.opener or args.top is not None or args.best or args.save_tree:
@@ -178,12 +171,28 @@ def _rank(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
     if args.hard and pool == "all" and not args.max_guesses:  # the shipped verdicts hold
         infeasible = {w for w, v in shipped_verdicts(lex).items() if v == "infeasible"}
         no_win = frozenset(lex.guess_index[w] for w in infeasible)
-    res = rank_openers(solver, args.rank, progress=True, no_win=no_win)
-    recs = rank_records(res, lex.name, mode, pool)
     stem = out / f"optimal_rank-{lex.name}-{mode}"
+    journal_path = Path(f"{stem}.journal.jsonl")
+    identity = ranking_identity(lex, mode, pool, args.rank, args.max_guesses)
+    if journal_path.exists() and not args.resume:
+        raise WordleError(f"{journal_path} holds an unfinished run: add --resume to go on, "
+                          "or remove it to start over")
+    saved = (read_rank_journal(journal_path, identity) if journal_path.exists()
+             else SavedRanking({}, None))
+    if saved.searched or saved.bounds:
+        print(f"resuming: {len(saved.searched):,} searches"
+              f"{' and the bounds' if saved.bounds else ''} from {journal_path}", file=sys.stderr)
+    journal = (RankJournal.append_to(journal_path) if journal_path.exists()
+               else RankJournal.create(journal_path, identity))
+    with journal:
+        res = rank_openers(solver, args.rank, progress=True, no_win=no_win,
+                           searched=saved.searched, on_searched=journal.add,
+                           bounds=saved.bounds, on_bounds=journal.add_bounds)
+    recs = rank_records(res, lex.name, mode, pool)
     command = f"wordle-lab optimal --lexicon {lex.name} --rank {args.rank}" + \
         (" --hard" if args.hard else "") + (f" --guesses {pool}" if pool != "all" else "")
     write_rank(recs, f"{stem}.avro", f"{stem}.csv", rank_metadata(res, lex, mode, command))
+    journal_path.unlink()  # the tables hold every search now
     n_exact = sum(1 for r in recs if r["proof"] == "exact")
     n_none = sum(1 for r in recs if r["proof"] == "no-win")
     summary = {"lexicon": lex.name, "mode": mode, "guess_pool": pool, "k": res.k,

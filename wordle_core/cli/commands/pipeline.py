@@ -112,42 +112,40 @@ def _report_row(r, key: tuple[str, str, str], by: str) -> dict[str, object]:
 
 
 def _proven(args: argparse.Namespace) -> int:
-    from wordle_core.api import proven_ranking
+    from wordle_core import api
     from wordle_core.errors import WordleError
     from wordle_core.game.lexicon import DEFAULT_LEXICON, load_lexicon
-    from wordle_core.tables.exact import shipped_rank
 
     if args.by != "mean" or args.strategy:
         raise WordleError("--proven ranks by the exact total only (no --by or --strategy)")
     lex = load_lexicon(args.lexicon or DEFAULT_LEXICON)
     mode = args.mode or "normal"
-    top = proven_ranking(lex, hard=mode == "hard")[:args.top]
+    ranking = api.proven_ranking(lex, hard=mode == "hard")
+    top = ranking[:args.top]
     if args.json:
         from wordle_core.cli.common import print_json
 
         print_json([r.to_dict() for r in top])
         return 0
-    got = shipped_rank(lex, mode)
-    assert got is not None  # proven_ranking found it
-    a = got.about
-    print(f"{lex.name} · {mode} mode — the {len(top)} best of {len(got.records):,} openers, proven "
+    proof = api.ranking_proof(lex, hard=mode == "hard")
+    print(f"{lex.name} · {mode} mode — the {len(top)} best of {proof.openers:,} openers, proven "
           f"(exact totals over {len(lex.answers):,} answers)")
     print(f"{'rank':>4}  {'opener':<8} {'total':>6} {'mean':>7}")
     for r in top:
         total, mean = (("no win", "-") if r.total is None
                        else (f"{r.total}", f"{r.total / len(lex.answers):.4f}"))
         print(f"{r.rank:>4}  {r.opener:<8} {total:>6} {mean:>7}")
-    others = len(got.records) - len(got.top)
-    k = int(a["wordle_lab.k"])
-    shown = f"the best {len(top)} of the proven top {k}" if len(top) < len(got.top) else f"the proven top {k}"
-    print(f"{shown}; the {k}th total is {a['wordle_lab.kth_total']}, and the {others:,} openers "
-          f"outside the top {k} are proven worse ({float(a['wordle_lab.cpu_seconds']) / 60:.0f} CPU-min, "
-          f"{a.get('wordle_lab.collected_at', '?')})")
+    others = proof.openers - len(ranking)
+    k = proof.k
+    shown = f"the best {len(top)} of the proven top {k}" if len(top) < len(ranking) else f"the proven top {k}"
+    print(f"{shown}; the {k}th total is {proof.kth_total}, and the {others:,} openers "
+          f"outside the top {k} are proven worse ({proof.cpu_seconds / 60:.0f} CPU-min, "
+          f"{proof.collected_at})")
     return 0
 
 
 def _exact(args: argparse.Namespace) -> int:
-    from wordle_core.api import exact_ranking
+    from wordle_core import api
     from wordle_core.errors import WordleError
     from wordle_core.game.lexicon import DEFAULT_LEXICON, load_lexicon
 
@@ -156,7 +154,7 @@ def _exact(args: argparse.Namespace) -> int:
     lex = load_lexicon(args.lexicon or DEFAULT_LEXICON)
     mode = args.mode or "normal"
     word = lex.normalise(args.opener) if args.opener else None  # (one line if not a guess)
-    places = exact_ranking(lex, hard=mode == "hard")
+    places = api.exact_ranking(lex, hard=mode == "hard")
     tie = ""
     if word:
         rows = [p for p in places if p.opener == word]

@@ -12,9 +12,8 @@ import argparse
 import sys
 from typing import TYPE_CHECKING
 
-import numpy as np
-
-from wordle_core.cli.commands.beyond import add_boards_arg, run_boards
+from wordle_core import api
+from wordle_core.cli.commands.analyses import add_boards_arg, run_boards
 from wordle_core.cli.common import (
     DEFAULT_STRATEGY,
     SEED,
@@ -23,25 +22,18 @@ from wordle_core.cli.common import (
     add_lexicon_args,
     found_opener_scores,
     lexicon_from,
-    matrix_for,
     print_json,
     render,
-    strategy_for,
+    strategy_tables,
     use_colour,
     word_arg,
 )
 from wordle_core.errors import WordleError
-from wordle_core.game.feedback import pattern_to_emoji
 from wordle_core.game.lexicon import Lexicon
-from wordle_core.game.state import GameState, parse_history
 
 if TYPE_CHECKING:
     from wordle_core.game.tree import Tree
     from wordle_core.search.openers import OpenerScores
-    from wordle_core.strategies.base import Strategy
-
-
-HINT_STRATEGY = "entropy"  # what `play`'s hint asks: quick, and its numbers are the review's
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -110,8 +102,11 @@ def _add_tree_args(p: argparse.ArgumentParser) -> None:
                                     "best by entropy)")
 
 
-def strategy_from(args: argparse.Namespace, lex: Lexicon) -> Strategy:
-    return strategy_for(args.strategy or DEFAULT_STRATEGY, lex)
+def _tables(args: argparse.Namespace, lex: Lexicon, first: bool) -> OpenerScores | None:
+    """The saved opener table (``pipeline scores``), read where the strategy reads it
+    (``Strategy.tables``) or, with ``first``, for the first guess's numbers."""
+    found = strategy_tables(args.strategy or DEFAULT_STRATEGY, lex).get("opener_scores")
+    return found if found is not None or not first else found_opener_scores(lex)
 
 
 def tree_from(args: argparse.Namespace, lex: Lexicon, opener: str | None) -> Tree | None:
@@ -123,11 +118,9 @@ def tree_from(args: argparse.Namespace, lex: Lexicon, opener: str | None) -> Tre
     """
     if not getattr(args, "tree", None):
         return None
-    from wordle_core.tables.load import load_tree_file
 
     def load(op: str | None) -> Tree:
-        return load_tree_file(lex, args.tree, strategy=args.strategy, hard=args.hard, opener=op,
-                              matrix=matrix_for(lex))
+        return api.load_tree(args.tree, lex, strategy=args.strategy, hard=args.hard, opener=op)
 
     try:
         return load(opener)
@@ -152,33 +145,23 @@ def _table_has_other_openers(path: str, lex: Lexicon, hard: bool, opener: str) -
                for r in recs)
 
 
-def _opener_row(args: argparse.Namespace, lex: Lexicon, tree: Tree | None) -> int:
-    from wordle_core.analysis.simulate import default_opener
-
+def _opener(args: argparse.Namespace, lex: Lexicon, tree: Tree | None) -> str:
     if args.opener:
-        return lex.guess_id(args.opener)
+        return lex.normalise(args.opener)
     if tree is not None:
-        return tree.opener
-    return lex.guess_id(default_opener(lex, args.hard))
+        return lex.guesses[tree.opener]
+    return api.default_opener(lex, args.hard)
 
 
 # --- suggest ---------------------------------------------------------------------------
-def _first_table(state: GameState, lex: Lexicon) -> OpenerScores | None:
-    """The saved opener table (``pipeline scores``), read only when the first guess is asked for."""
-    return found_opener_scores(lex) if state.turn == 0 else None
-
-
 def cmd_suggest(args: argparse.Namespace) -> int:
-    from wordle_core.interactive.suggest import suggest
-
     lex = lexicon_from(args)
-    strat = strategy_from(args, lex)
-    history = parse_history(args.history)
-    state = GameState.from_history(lex, history, args.hard, matrix_for(lex))
-    first = lex.normalise(history[0][0]) if history else args.opener
+    api.strategy_info(args.strategy or DEFAULT_STRATEGY)  # fail fast on an unknown name
+    pos = api.Position(args.history, lexicon=lex, hard=args.hard)
+    first = pos.history[0].guess if pos.history else args.opener
     tree = tree_from(args, lex, first)
-    res = suggest(state, strat, top=args.top, tree=tree, opener=_opener_row(args, lex, tree),
-                  first=_first_table(state, lex))
+    res = api.suggest(pos, args.strategy or DEFAULT_STRATEGY, args.top, tree=tree,
+                      opener=_opener(args, lex, tree), opener_scores=_tables(args, lex, pos.turn == 0))
     if args.json:
         print_json(res.to_dict())
         return 0
@@ -195,17 +178,17 @@ def cmd_suggest(args: argparse.Namespace) -> int:
         print(f"  {'#':>2}  {'guess':<{max(5, lex.length)}}  {'bits':>6}  {'exp.left':>8}  "
               f"{'largest':>7}  {'buckets':>7}  answer?" + ("  optimal total" if exact else ""))
         for i, o in enumerate(res.options, 1):
-            mark = "*" if o.pick else " "
+            mark = "*" if o.is_pick else " "
             worth = ""
             if exact:
                 worth = {"proven": f"  {o.optimal_total or 0:,} (proven)", "no-win": "  no guaranteed win",
                          "wins": "  guaranteed win (total not computed yet)",
                          "unknown": "  not computed yet"}.get(o.optimal, "")
-            answer = "yes" if o.can_be_answer else "no"
+            answer = "yes" if o.is_candidate else "no"
             if exact:
                 answer = f"{answer:<7}"
             print(f"  {i:>2}{mark} {o.word.upper():<{max(5, lex.length)}}  {o.entropy_bits:>6.3f}  "
-                  f"{o.expected_remaining:>8.2f}  {o.largest_bucket:>7}  {o.buckets:>7}  "
+                  f"{o.expected_size:>8.2f}  {o.largest_bucket:>7}  {o.buckets:>7}  "
                   f"{answer}{worth}")
     if res.candidates:
         print("candidates:", " ".join(res.candidates))
@@ -255,42 +238,27 @@ def run_loop(session, prompt: str = "> ") -> int:
 def cmd_assist(args: argparse.Namespace) -> int:
     if args.boards > 1:
         return run_boards("assist", args)
-    from wordle_core.interactive.session import AssistSession
-
     lex = lexicon_from(args)
-    strat = strategy_from(args, lex)
+    api.strategy_info(args.strategy or DEFAULT_STRATEGY)  # fail fast on an unknown name
     opener = lex.normalise(args.opener) if args.opener else None
     tree = tree_from(args, lex, opener)
-    session = AssistSession(lex, matrix_for(lex), strat, hard=args.hard, tree=tree,
-                            opener=_opener_row(args, lex, tree), top=args.top,
-                            first=found_opener_scores(lex))
+    session = api.assist_session(lex, args.strategy or DEFAULT_STRATEGY, args.hard, top=args.top, tree=tree,
+                                 opener=_opener(args, lex, tree), opener_scores=_tables(args, lex, True))
     return run_loop(session)
 
 
 def cmd_play(args: argparse.Namespace) -> int:
-    from wordle_core.interactive.session import PlaySession
-
     lex = lexicon_from(args)
-    mat = matrix_for(lex)
-    hints = strategy_for(HINT_STRATEGY, lex)  # cheap: its kernels load on the first hint
-    if args.evil:
-        return run_loop(PlaySession(lex, mat, hard=args.hard, evil=True, hint_strategy=hints))
-    if args.answer:
-        answer = lex.answer_id(args.answer)
-    else:
-        answer = int(np.random.default_rng(args.seed).integers(len(lex.answers)))
-    return run_loop(PlaySession(lex, mat, hard=args.hard, answer=answer, hint_strategy=hints,
-                                answer_known=bool(args.answer)))
+    hints = strategy_tables(api.HINT_STRATEGY, lex).get("opener_scores")
+    return run_loop(api.play_session(lex, args.hard, answer=args.answer, seed=args.seed, evil=args.evil,
+                                     opener_scores=hints))
 
 
 # --- evil-solve -------------------------------------------------------------------------
 def cmd_evil_solve(args: argparse.Namespace) -> int:
-    from wordle_core.analysis.evil import evil_solve
-    from wordle_core.game.feedback import parse_feedback
-
     lex = lexicon_from(args)
-    res = evil_solve(lex, args.hard, matrix_for(lex), max_depth=args.max_depth,
-                     max_positions=args.max_positions, progress=sys.stderr.isatty())
+    res = api.evil_solve(lex, args.hard, max_depth=args.max_depth, max_positions=args.max_positions,
+                         progress=sys.stderr.isatty())
     if args.json:
         print_json(res.to_dict())
         return 0
@@ -300,7 +268,7 @@ def cmd_evil_solve(args: argparse.Namespace) -> int:
         print(f"no win found within the limits; proven: at least {res.proven_lower_bound} guesses needed")
     else:
         for i, (g, r) in enumerate(zip(res.guesses, res.replies, strict=True), 1):
-            print(f"  {i}. {g.upper()}  {r}  {pattern_to_emoji(parse_feedback(r, lex.length), lex.length)}")
+            print(f"  {i}. {g.upper()}  {r}  {api.Feedback.parse(r, lex.length).emoji}")
         print(f"beaten in {res.length} guesses; proven optimal: no sequence of "
               f"{res.length - 1} guesses beats this host (exhaustive search below)")
     for d in res.depths:

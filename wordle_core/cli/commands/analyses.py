@@ -1,9 +1,9 @@
-"""Beyond one board: ``review``, ``tree``, ``multi-solve``, ``multi-simulate``,
-``multi-assist`` and ``prior-effect``.
+"""Whole-game commands: ``review`` (a played game judged), ``tree`` (a strategy's decision
+tree exported), the multi-board games ``multi-solve``, ``multi-simulate`` and
+``multi-assist``, and ``prior-effect`` (a word-frequency prior's effect).
 
-Multi-board versions of solve/simulate/assist live here as their own commands so
-that they need no edits to the single-board command modules; ``--boards N`` on those
-commands only has to dispatch to :mod:`wordle_core.analysis.multiboard`.
+Multi-board versions of solve/simulate/assist live here as their own commands;
+``--boards N`` on those commands dispatches to them (:func:`run_boards`).
 """
 
 from __future__ import annotations
@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from wordle_core import api
 from wordle_core.cli.common import (
     BOARDS,
     DEFAULT_STRATEGY,
@@ -23,19 +24,16 @@ from wordle_core.cli.common import (
     check_output_file,
     coloured_guess,
     lexicon_from,
-    matrix_for,
     outputs_dir,
     print_histogram,
     print_json,
-    strategy_for,
+    strategy_tables,
     use_colour,
     word_arg,
 )
 from wordle_core.errors import WordleError
 from wordle_core.files import atomic_write_text
-from wordle_core.game.feedback import int_to_digits, pattern_to_emoji, pattern_to_str
 from wordle_core.game.lexicon import Lexicon
-from wordle_core.game.state import parse_history
 
 
 def _strategy_arg(p: argparse.ArgumentParser) -> None:
@@ -48,11 +46,11 @@ def _prior_arg(p: argparse.ArgumentParser) -> None:
                    help="weight answers by a prior (entropy/expected-size become prior-*); default none")
 
 
-def _strategy_from(args: argparse.Namespace, lex: Lexicon):
-    from wordle_core.strategies.prior import strategy_with_prior
-
-    name, prior = args.strategy or DEFAULT_STRATEGY, getattr(args, "prior", None)
-    return strategy_with_prior(name, prior) if prior else strategy_for(name, lex)
+def _opener_table(args: argparse.Namespace, lex: Lexicon):
+    """The saved opener table where the strategy reads one (none with ``--prior``)."""
+    if getattr(args, "prior", None):
+        return None
+    return strategy_tables(args.strategy or DEFAULT_STRATEGY, lex).get("opener_scores")
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -124,48 +122,34 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 # --- review --------------------------------------------------------------------------------
 def cmd_review(args: argparse.Namespace) -> int:
-    from wordle_core.analysis.review import format_review, review_game
-
     lex = lexicon_from(args)
-    strat = _strategy_from(args, lex)
-    history = parse_history(args.history)
-    if len(history) > lex.max_guesses:
-        raise WordleError(f"a {lex.name} game has at most {lex.max_guesses} guesses; "
-                          f"the history has {len(history)}")
-    review = review_game(lex, history, strat, args.hard, matrix_for(lex))
-    if args.json:
-        print_json(review)
-    else:
-        print(format_review(review))
+    review = api.review(args.history, args.strategy or DEFAULT_STRATEGY, lex, args.hard, prior=args.prior,
+                        opener_scores=_opener_table(args, lex))
+    print_json(review.to_dict()) if args.json else print(review)
     return 0
 
 
 # --- tree ----------------------------------------------------------------------------------
 def cmd_tree(args: argparse.Namespace) -> int:
-    from wordle_core.analysis.simulate import default_opener
-    from wordle_core.game.state import GameState
-    from wordle_core.game.tree import Tree
-    from wordle_core.tables.export import find_tree_tables, render, tree_from_tables
-
     check_output_file(args.output, "--output")
     lex = lexicon_from(args)
-    strat = _strategy_from(args, lex)
-    strategy = strat.name
-    opener = lex.normalise(args.opener) if args.opener else default_opener(lex, args.hard)
-    mat = matrix_for(lex)
+    name, prior = args.strategy or DEFAULT_STRATEGY, args.prior
+    strategy = api.strategy_info(name, prior=prior).name
+    opener = lex.normalise(args.opener) if args.opener else api.default_opener(lex, args.hard)
     tree = None
     if not args.no_table:
         where = args.table if args.table else (outputs_dir() if outputs_dir().is_dir() else None)
-        files = find_tree_tables(where)
-        if args.table and not files:
+        found = api.tree_from_table(where, strategy, opener, lex, args.hard)
+        if args.table and not found.files:
             raise WordleError(f"no trees Avro files at {args.table!r}")
-        tree = tree_from_tables(lex, files, strategy, args.hard, opener, mat)
+        tree = found.tree
         if tree is not None:
-            sys.stderr.write(f"tree: read from the trees table ({len(files)} file(s))\n")
+            sys.stderr.write(f"tree: read from the trees table ({len(found.files)} file(s))\n")
     if tree is None:
         sys.stderr.write(f"tree: building {strategy} from {opener.upper()} ...\n")
-        tree = Tree.build(strat, GameState.new(lex, args.hard, mat), opener)
-    text = render(tree, args.format)
+        tree = api.decision_tree(name, opener, lex, args.hard, prior=prior,
+                                 opener_scores=_opener_table(args, lex))
+    text = api.export_tree(tree, args.format)
     if args.output:
         atomic_write_text(args.output, text)
         sys.stderr.write(f"tree: wrote {args.output} ({len(tree.guess):,} positions)\n")
@@ -176,113 +160,71 @@ def cmd_tree(args: argparse.Namespace) -> int:
 
 # --- multi-board ---------------------------------------------------------------------------
 def cmd_multi_solve(args: argparse.Namespace) -> int:
-    from wordle_core.analysis.multiboard import MultiEntropy, default_limit, play_game, seeded_answer_sets
-
     lex = lexicon_from(args)
-    if args.words:
-        if args.boards and args.boards != len(args.words):
-            raise WordleError(f"--boards {args.boards} but {len(args.words)} answers given")
-        ids = [lex.answer_id(a) for a in args.words]
-    elif args.boards:
-        ids = [int(a) for a in seeded_answer_sets(lex, args.boards, 1, args.seed)[0]]
-    else:
-        raise WordleError("give the answers (one per board) or --boards N")
-    opener = lex.normalise(args.opener) if args.opener else None
-    mat = matrix_for(lex)
-    game = play_game(MultiEntropy(), lex, ids, opener, mat)
-    limit = args.limit or default_limit(len(ids))
-    rows = []
-    for t, g in enumerate(game.guesses, 1):
-        pats = [None if game.solved_turn[b] and game.solved_turn[b] < t else int(mat[g, a])
-                for b, a in enumerate(ids)]
-        rows.append((lex.guesses[g], pats))
+    game = api.multi_solve(args.words, boards=args.boards, seed=args.seed, opener=args.opener,
+                           limit=args.limit or None, lexicon=lex)
     if args.json:
-        print_json({
-            "answers": [lex.answers[a] for a in ids], "guesses": game.length, "limit": limit,
-            "solved": game.length <= limit, "solved_at": game.solved_turn,
-            "steps": [{"guess": w, "feedback": [None if p is None else pattern_to_str(p, lex.length)
-                                                for p in pats]} for w, pats in rows],
-        })
+        print_json(game.to_dict())
         return 0
     colour = use_colour(sys.stdout)
-    for t, (w, pats) in enumerate(rows, 1):
-        cells = ["·" * lex.length if p is None else pattern_to_emoji(p, lex.length) for p in pats]
-        first = next((p for p in pats if p is not None), 0)
-        print(f"{t:>2}. {coloured_guess(w, int_to_digits(first, lex.length), colour)}  {' '.join(cells)}")
-    verdict = "won" if game.length <= limit else "lost"
-    print(f"{verdict}: {' '.join(lex.answers[a].upper() for a in ids)} in {game.length} "
-          f"(limit {limit}); boards solved at {game.solved_turn}")
+    for t, (w, fbs) in enumerate(zip(game.guesses, game.feedback, strict=True), 1):
+        cells = ["·" * lex.length if f is None else f.emoji for f in fbs]
+        first = next((f for f in fbs if f is not None), None)
+        digits = list(first.digits) if first is not None else [0] * lex.length
+        print(f"{t:>2}. {coloured_guess(w, digits, colour)}  {' '.join(cells)}")
+    verdict = "won" if game.solved else "lost"
+    print(f"{verdict}: {' '.join(a.upper() for a in game.answers)} in {game.length} "
+          f"(limit {game.limit}); boards solved at {list(game.solved_at)}")
     return 0
 
 
 def cmd_multi_simulate(args: argparse.Namespace) -> int:
-    from wordle_core.analysis.multiboard import simulate_multi
-
     lex = lexicon_from(args)
-    if args.games < 1:
-        raise WordleError("--games must be at least 1")
-    rep = simulate_multi(lex, args.boards, args.games, args.seed, args.opener, args.limit,
-                         matrix=matrix_for(lex), progress=sys.stderr.isatty() or args.games >= 200)
+    sim = api.multi_simulate(args.boards, args.games, seed=args.seed, opener=args.opener, limit=args.limit,
+                             lexicon=lex, progress=sys.stderr.isatty() or args.games >= 200)
     if args.json:
-        print_json(rep)
+        print_json(sim.to_dict())
         return 0
-    print(f"{rep['lexicon']} · {rep['boards']} boards · {rep['strategy']} · "
-          f"opener {str(rep['opener']).upper()} · {rep['games']:,} games (seed {rep['seed']})")
-    print(f"mean {rep['mean_guesses']:.4f} guesses  max {rep['max_guesses']}  failures {rep['failures']} "
-          f"({100 * rep['failure_rate']:.2f}% over {rep['limit']})  {rep['seconds']} s "
-          f"({rep['ms_per_game']} ms/game)")
-    print_histogram(rep["guess_distribution"])
+    print(f"{sim.lexicon} · {sim.boards} boards · {sim.strategy} · "
+          f"opener {sim.opener.upper()} · {sim.games:,} games (seed {sim.seed})")
+    print(f"mean {sim.mean_guesses:.4f} guesses  max {sim.max_guesses}  failures {sim.failures} "
+          f"({100 * sim.failure_rate:.2f}% over {sim.limit})  {sim.seconds} s "
+          f"({sim.ms_per_game} ms/game)")
+    print_histogram(sim.guess_distribution)
     return 0
 
 
 def cmd_multi_assist(args: argparse.Namespace) -> int:
-    from wordle_core.analysis.multiboard import parse_multi_history, replay
-
-    lex = lexicon_from(args)
-    hist = parse_multi_history(args.history, lex, args.boards)
-    state = replay(lex, args.boards, hist, matrix_for(lex))
+    pos = api.MultiPosition(args.history, boards=args.boards, lexicon=lexicon_from(args))
     if args.interactive:
-        return _multi_assist_loop(lex, state, args)
-    return _multi_assist_once(lex, state, args, first=not hist)
+        return _multi_assist_loop(pos, args)
+    return _multi_assist_print(pos.advice(args.opener), args)
 
 
-def _multi_next(lex, state, args, first: bool, strategy) -> str | None:
-    """The suggestion: the opener on an empty board, else the multi-board strategy's guess."""
-    if state.done:
-        return None
-    if first and args.opener:
-        return lex.normalise(args.opener)
-    return lex.guesses[strategy.choose(state)]
-
-
-def _parse_turn(line: str, suggested: str, state) -> tuple[str, str]:
+def _parse_turn(line: str, suggested: str, pos: api.MultiPosition) -> tuple[str, str]:
     """One typed turn: ``[WORD] FB...`` with a feedback per board, or per unsolved board.
 
     The word is optional (default: the suggested one); it is there when the line has one
     token more than feedbacks are needed. Solved boards may be left out or given as ``-``.
     """
     parts = line.split()
-    open_n = len(state.unsolved())
-    if len(parts) in (state.boards + 1, open_n + 1):
+    open_n = pos.solved.count(False)
+    if len(parts) in (pos.boards + 1, open_n + 1):
         word, parts = parts[0], parts[1:]
     else:
         word = suggested
-    if len(parts) == open_n != state.boards:
+    if len(parts) == open_n != pos.boards:
         fill = iter(parts)
-        parts = [next(fill) if not state.solved[b] else "-" for b in range(state.boards)]
+        parts = [next(fill) if not pos.solved[b] else "-" for b in range(pos.boards)]
     return word, "/".join(parts)
 
 
-def _multi_assist_loop(lex, state, args) -> int:
+def _multi_assist_loop(pos: api.MultiPosition, args: argparse.Namespace) -> int:
     """Play along with a live game: suggestion, then read the colours, until all boards are solved."""
-    from wordle_core.analysis.multiboard import MultiEntropy, parse_multi_history
-
-    strategy = MultiEntropy()
-    first = state.turn == 0
     while True:
-        nxt = _multi_next(lex, state, args, first, strategy)
-        _multi_assist_print(lex, state, args, nxt)
-        if nxt is None:
+        advice = pos.advice(args.opener)
+        _multi_assist_print(advice, args)
+        if advice.next is None:
             return 0
         sys.stdout.write("> ")
         sys.stdout.flush()
@@ -290,52 +232,38 @@ def _multi_assist_loop(lex, state, args) -> int:
         if not line.strip():
             return 0
         try:
-            word, fbs = _parse_turn(line, nxt, state)
-            ((w, pats),) = parse_multi_history(f"{word}:{fbs}", lex, state.boards)
-            state = state.apply(lex.guess_id(w), [None if state.solved[b] else p for b, p in enumerate(pats)])
+            pos = pos.play(*_parse_turn(line, advice.next, pos))
         except WordleError as exc:  # a typo must not end a live game: say why, ask again
             sys.stderr.write(f"wordle-lab: error: {exc}\n")
             continue
-        first = False
 
 
-def _multi_assist_once(lex, state, args, first: bool) -> int:
-    from wordle_core.analysis.multiboard import MultiEntropy
-
-    return _multi_assist_print(lex, state, args, _multi_next(lex, state, args, first, MultiEntropy()))
-
-
-def _multi_assist_print(lex, state, args, nxt: str | None) -> int:
-    boards = [{"board": b + 1, "solved": state.solved[b], "candidates": int(c.shape[0]),
-               "sample": [lex.answers[i] for i in c[:8]]} for b, c in enumerate(state.candidates)]
+def _multi_assist_print(advice: api.MultiAdvice, args: argparse.Namespace) -> int:
     if args.json:
-        print_json({"next": nxt, "turn": state.turn + 1, "boards": boards})
+        print_json(advice.to_dict())
         return 0
-    for bd in boards:
-        status = "solved" if bd["solved"] else f"{bd['candidates']:,} left: {' '.join(bd['sample'])}" + \
-            (" ..." if bd["candidates"] > 8 else "")
-        print(f"board {bd['board']}: {status}")
-    print("all boards solved" if nxt is None else f"next guess: {nxt.upper()}")
+    for bd in advice.boards:
+        status = "solved" if bd.solved else f"{bd.candidates:,} left: {' '.join(bd.sample)}" + \
+            (" ..." if bd.candidates > 8 else "")
+        print(f"board {bd.board}: {status}")
+    print("all boards solved" if advice.next is None else f"next guess: {advice.next.upper()}")
     return 0
 
 
 # --- prior ---------------------------------------------------------------------------------
 def cmd_prior_effect(args: argparse.Namespace) -> int:
-    from wordle_core.strategies.prior import prior_effect
-
-    lex = lexicon_from(args)
-    rep = prior_effect(lex, args.strategy, args.opener, args.hard, matrix_for(lex), progress=True)
+    effect = api.prior_effect(lexicon_from(args), args.strategy, args.opener, args.hard, progress=True)
     if args.json:
-        print_json(rep)
+        print_json(effect.to_dict())
         return 0
-    print(f"{rep['lexicon']} · prior-{args.strategy} · {'hard' if args.hard else 'normal'} mode · "
-          f"limit {rep['limit']} · {rep['answers']:,} answers")
+    print(f"{effect.lexicon} · prior-{args.strategy} · {'hard' if args.hard else 'normal'} mode · "
+          f"limit {effect.limit} · {effect.answers:,} answers")
     print(f"{'prior used by the solver':<26} {'opener':<8} {'mean':>7} {'solved (unweighted)':>20} "
           f"{'solved (by frequency)':>22} {'seconds':>8}")
-    for r in rep["runs"]:
-        print(f"{r['prior']:<26} {r['opener'].upper():<8} {r['mean_guesses']:>7.4f} "
-              f"{100 * r['solved_unweighted']:>19.2f}% {100 * r['solved_weighted']:>21.2f}% "
-              f"{r['seconds']:>8.1f}")
+    for r in effect.runs:
+        print(f"{r.prior:<26} {r.opener.upper():<8} {r.mean_guesses:>7.4f} "
+              f"{100 * r.solved_unweighted:>19.2f}% {100 * r.solved_weighted:>21.2f}% "
+              f"{r.seconds:>8.1f}")
     return 0
 
 
