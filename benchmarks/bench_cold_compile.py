@@ -35,7 +35,7 @@ cfg = build_config(sys.argv[1])
 lex = jobs.lexicon_of(cfg)
 tables = [t for t in jobs.PLAY_TABLES if t in cfg.outputs]
 _, play = jobs.play_transform(transforms.LexiconSpec.of(lex), [], cfg, tables, None)
-assert warm.cache_is_cold(), "the kernel cache is not empty"
+assert warm.cache_is_cold(play.fn), "the kernel cache is not empty"
 warm.play_one(play.fn, lambda n, m, label: print(f"  step {n} of {m}: {label}", flush=True))
 compute_opener_scores(lex, pattern_matrix(lex), np.arange(600))
 """

@@ -328,11 +328,10 @@ def _compile_kernels(cfg: JobConfig, lex, play_tables: list[str], ns: argparse.N
     from . import jobs, transforms
     from .orchestration.warm import cache_is_cold, compile_first
 
-    if not cache_is_cold():
-        return
     _, play = jobs.play_transform(transforms.LexiconSpec.of(lex), [], cfg, play_tables,
                                   getattr(ns, "matrix_path", None))
-    compile_first(play.fn, show=progress.note)
+    if cache_is_cold(play.fn):
+        compile_first(play.fn, show=progress.note)
 
 
 def _die() -> None:

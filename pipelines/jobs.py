@@ -180,7 +180,7 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
     # a big stage, or any on a cold kernel cache, compiles the kernels once, in a child
     # process, before its workers start; on a cold cache that is a step shown on its own
     first = play(None, NOT_KEPT)[1].fn
-    cold = cache_is_cold()
+    cold = cache_is_cold(first)
     warm = None
     if stage.items - stage.done >= WARM_MIN or cold:
         show = progress.note if cold else None

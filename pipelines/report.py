@@ -206,6 +206,32 @@ def hard_summary(verdicts: pd.DataFrame) -> pd.DataFrame:
     return pd.DataFrame(rows, columns=["lexicon", "verdict", "openers", "of", "words"])
 
 
+SHIPPED_NOTE = "wordle_core.tables.verdicts.shipped_verdicts"  # (the report shows it in words)
+
+
+def with_shipped_verdicts(verdicts: pd.DataFrame | None) -> pd.DataFrame | None:
+    """``hard_verdicts`` with each ``unknown`` exact verdict (the run did not search, or its
+    budget ran out) replaced by the verdict the package ships for that opener, where it
+    ships one (:func:`wordle_core.tables.verdicts.shipped_verdicts`: built-in games, every
+    opener proven); its note then names the shipped table. Other rows are unchanged."""
+    if verdicts is None or not len(verdicts):
+        return verdicts
+    from wordle_core.game.lexicon import BUILTINS, load_lexicon
+    from wordle_core.tables.verdicts import shipped_verdicts
+
+    shipped = {(lex, w): v for lex in sorted(set(verdicts["lexicon"])) if lex in BUILTINS
+               for w, v in shipped_verdicts(load_lexicon(lex)).items()}
+    rows = zip(verdicts["lexicon"], verdicts["opener"], verdicts["exact_verdict"], strict=True)
+    found = [shipped.get((lex, o)) if v == "unknown" else None for lex, o, v in rows]
+    if not any(found):
+        return verdicts
+    out = verdicts.copy()
+    hit = pd.Series([f is not None for f in found], index=out.index)
+    out.loc[hit, "exact_verdict"] = [f for f in found if f is not None]
+    out.loc[hit, "exact_note"] = SHIPPED_NOTE
+    return out
+
+
 def _with_exact(verdicts: pd.DataFrame | None, exact: pd.DataFrame | None) -> pd.DataFrame | None:
     """The rows :func:`hard_summary` counts: an ``hard_exact`` table's verdicts (no strategy
     played: ``wins_all`` false) first, so they decide an opener both tables hold, then
@@ -508,7 +534,7 @@ def build_report(input_dir: AnyPath, output_dir: AnyPath, *,
         raise ReportError(f"report input {str(src)!r} is not a directory")
     summaries = read_frame(src, "opener_summaries")
     scores = read_frame(src, "opener_scores")
-    verdicts = read_frame(src, "hard_verdicts")
+    verdicts = with_shipped_verdicts(read_frame(src, "hard_verdicts"))
     exact = read_frame(src, "hard_exact")
     if summaries is None and scores is None and verdicts is None and exact is None:
         raise ReportError("no Avro tables (opener_summaries, opener_scores, hard_verdicts, "
@@ -668,7 +694,7 @@ def _verify_report(p: Location) -> None:
 
 def format_top(g: pd.DataFrame, key: tuple[str, str, str], by: str) -> str:
     lines = [f"{key[0]} · {key[1]} · {key[2]} mode — top {len(g)} by {by}",
-             f"{'rank':>4}  {'opener':<8} {'mean':>7} {'win≤3%':>7} {'win≤6%':>7} {'max':>4} {'fail':>5}"]
+             f"{'rank':>4}  {'opener':<8} {'mean':>7} {'win≤3%':>7} {'win≤6%':>7} {'max':>4} {'lost':>5}"]
     for _, r in g.iterrows():
         lines.append(f"{int(r[f'rank_{by}']):>4}  {r['opener']:<8} {r['mean_guesses']:>7.4f} "
                      f"{r['win3_pct']:>7.2f} {r['win6_pct']:>7.2f} {int(r['max_guesses']):>4} "

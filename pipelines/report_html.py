@@ -41,7 +41,9 @@ PLOT_TITLES = {
 # the hard-mode verdicts in a player's words: a badge on a normal-mode row must not read as "fails"
 VERDICT_LABELS = {"feasible": "sure win possible", "infeasible": "no sure win", "unknown": "undecided"}
 # what the tables' notes name in code, in the words the report shows
-NOTE_WORDS = {"wordle_core.search.hard.hard_verdict": "exact search over every hard-mode strategy"}
+NOTE_WORDS = {"wordle_core.search.hard.hard_verdict": "exact search over every hard-mode strategy",
+              "wordle_core.tables.verdicts.shipped_verdicts":
+                  "proven by the exact search; the table ships with wordle-lab"}
 
 
 def user_note(note: str) -> str:

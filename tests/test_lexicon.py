@@ -9,7 +9,7 @@ from fractions import Fraction
 import pytest
 
 from wordle_core.errors import LexiconFileError, UnknownLexiconError, UnknownWordError, WrongLengthError
-from wordle_core.game.lexicon import BUILTINS, Lexicon, load_lexicon
+from wordle_core.game.lexicon import BUILTIN_SIZES, BUILTINS, Lexicon, load_lexicon
 
 SIZES = {
     "wordle": (2315, 12972),
@@ -28,8 +28,13 @@ SIZES = {
 def test_builtin_sizes(name: str) -> None:
     lex = load_lexicon(name)
     assert (len(lex.answers), len(lex.guesses)) == SIZES[name]
+    assert BUILTIN_SIZES[name] == (lex.length, len(lex.answers), len(lex.guesses))  # listed unbuilt
     assert set(lex.answers) <= set(lex.guesses)
     assert list(lex.guesses) == sorted(lex.guesses)
+
+
+def test_every_builtin_has_a_listed_size() -> None:
+    assert list(BUILTIN_SIZES) == list(BUILTINS)
 
 
 def test_nyt_answers_are_wordle_less_six() -> None:

@@ -139,3 +139,22 @@ def test_cli_play_transcript_has_keyboard_hint_undo_and_grid(small_lex, tmp_path
     assert "You won in 2!" in out and "(1 hint, 1 undo)" in out and "Review: skill" in out
     assert out.count("\n    ") >= 3  # the keyboard's rows under the tiles
     assert render  # the CLI renders through cli.common.render (imported above)
+
+
+def test_the_documented_play_transcript_is_what_play_prints():
+    """docs/how-to/play-and-assist.md pastes a real `play` session: the same inputs, piped
+    in, print it again line for line (the inputs are the lines after each `> ` prompt)."""
+    import re
+    from pathlib import Path
+
+    page = (Path(__file__).resolve().parents[1] / "docs/how-to/play-and-assist.md").read_text("utf-8")
+    m = re.search(r"<!-- transcript: (.+?) -->\n```\n(.*?)\n```", page, re.S)
+    assert m, "the transcript block is missing from play-and-assist.md"
+    argv, shown = m.group(1).split(), m.group(2)
+    inputs = [line[2:] for line in shown.splitlines() if line.startswith("> ")]
+    assert inputs[:2] == ["salet", "hint"] and "undo" in inputs
+    r = cli(*argv, input_text="".join(f"{w}\n" for w in inputs), timeout=600)
+    assert r.returncode == 0, r.stderr
+    lines = shown.splitlines()  # (the page shows stderr's error lines where they came)
+    assert r.stdout.splitlines() == [t for t in lines if not t.startswith("error: ")]
+    assert r.stderr.splitlines() == [t for t in lines if t.startswith("error: ")] != []

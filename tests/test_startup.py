@@ -7,6 +7,7 @@ pandas anywhere under the CLI's parser or these commands shows up here.
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import subprocess
 import sys
@@ -16,7 +17,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = ("numba", "llvmlite", "pandas", "fastavro", "apache_beam", "matplotlib",
-         "wordle_core.kernels", "wordle_core.search.exact", "wordle_core.search.hard")
+         "wordle_core.kernels", "wordle_core.search.exact", "wordle_core.search.hard",
+         "wordle_core.api.analysis", "wordle_core.tables.load")
 
 PROBE = """
 import contextlib, io, json, sys
@@ -120,16 +122,41 @@ def test_first_suggestion_off_the_opener_table_is_the_computed_one(small_lex):
     assert suggest(after, strat, first=table).to_dict() == suggest(after, strat).to_dict()
 
 
-def test_cold_kernel_cache_is_seen_from_file_names(tmp_path):
-    from pipelines.orchestration.warm import KERNEL_MODULES, cache_is_cold
+def test_cold_kernel_cache_is_seen_from_file_names(tmp_path, monkeypatch):
+    """Warm only when a warm-up of the same kind finished since the kernels last changed and
+    both kernel directories hold compiled code (a fresh checkout used to warm on every run:
+    it looked for the buckets package's kernels in the wrong directory)."""
+    from pipelines import jobs, transforms
+    from pipelines.config import build_config
+    from pipelines.orchestration import warm
+    from wordle_core.game.lexicon import load_lexicon
 
-    assert cache_is_cold(tmp_path / "missing")
-    assert cache_is_cold(tmp_path)
-    for m in KERNEL_MODULES[:-1]:
-        (tmp_path / f"{m}.bucket_stats-12.py311.nbi").write_bytes(b"")
-    assert cache_is_cold(tmp_path)  # one module has nothing cached
-    (tmp_path / f"{KERNEL_MODULES[-1]}.solve-40.py311.nbi").write_bytes(b"")
-    assert not cache_is_cold(tmp_path)
+    def play_fn(strategies: list[str]):
+        cfg = dataclasses.replace(build_config(str(ROOT / "configs" / "quick.yaml")),
+                                  strategies=tuple(strategies))
+        spec = transforms.LexiconSpec.of(load_lexicon("wordle"))
+        return jobs.play_transform(spec, [], cfg, ["opener_summaries"], None)[1].fn
+
+    kernels, buckets = tmp_path / "kernels", tmp_path / "buckets"
+    dirs = (kernels, buckets)
+    fn = play_fn(["entropy"])
+    assert warm.cache_is_cold(fn, (tmp_path / "missing", tmp_path / "missing"))
+    kernels.mkdir()
+    buckets.mkdir()
+    warm.mark_warm(fn, dirs)
+    assert warm.cache_is_cold(fn, dirs)  # a stamp, but no compiled code at all
+    (kernels / "walk.walk_tree-53.py311.nbi").write_bytes(b"")
+    (buckets / "counts.count_buckets-232.py311.nbi").write_bytes(b"")
+    assert not warm.cache_is_cold(fn, dirs)
+    assert warm.warm_key(play_fn(["minimax"])) != warm.warm_key(fn)  # other steps: other kernels
+    (buckets / "counts.count_buckets-232.py311.nbi").unlink()  # make clean-kernels, half done
+    assert warm.cache_is_cold(fn, dirs)
+    (buckets / "counts.count_buckets-232.py311.nbi").write_bytes(b"")
+    edited = [(name, t + 1, size) if name == "walk.py" else (name, t, size)
+              for name, t, size in warm.kernel_sources()]
+    assert any(name == "walk.py" for name, _, _ in edited)
+    monkeypatch.setattr(warm, "kernel_sources", lambda: edited)
+    assert warm.cache_is_cold(fn, dirs)  # a kernel edited since: numba compiles again
 
 
 def test_warm_up_steps_and_their_lines(tmp_path):

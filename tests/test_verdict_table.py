@@ -189,6 +189,24 @@ def test_report_marks_shipped_infeasible_openers(tmp_path):
     assert got.get(("nyt", "hard", "salet"), 1) > 0 and got.get(("nyt", "normal", "slate"), 1) > 0
 
 
+def test_report_decides_undecided_openers_by_the_shipped_verdicts():
+    """A run that did not search (the quick config) shows the shipped proof, not 'undecided'."""
+    import pandas as pd
+
+    from pipelines.report import SHIPPED_NOTE, with_shipped_verdicts
+    from pipelines.report_html import user_note
+
+    rows = pd.DataFrame({"lexicon": ["nyt", "nyt", "nyt", "custom:x.txt"],
+                         "opener": ["salet", "slate", "crane", "salet"],
+                         "exact_verdict": ["unknown", "unknown", "infeasible", "unknown"],
+                         "exact_note": ["", "", "budget", ""]})
+    got = with_shipped_verdicts(rows)
+    assert got["exact_verdict"].tolist() == ["feasible", "infeasible", "infeasible", "unknown"]
+    assert got["exact_note"].tolist() == [SHIPPED_NOTE, SHIPPED_NOTE, "budget", ""]
+    assert rows["exact_verdict"].tolist()[:2] == ["unknown", "unknown"]  # the input is not changed
+    assert "wordle_core" not in user_note(SHIPPED_NOTE)
+
+
 @pytest.mark.parametrize(("text", "budget", "implied"), [
     ("exact_hard: true", 0, None),
     ("exact_hard: {implied_by: wordle}", 0, "wordle"),

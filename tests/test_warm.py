@@ -71,7 +71,7 @@ def test_big_local_stages_warm_first_with_the_same_tables(tmp_path: Path, monkey
         return warm.compile_first(fn)
 
     monkeypatch.setattr(jobs, "compile_first", recorded)
-    monkeypatch.setattr(jobs, "cache_is_cold", lambda: False)  # (a cold cache warms any stage)
+    monkeypatch.setattr(jobs, "cache_is_cold", lambda fn: False)  # (a cold cache warms any stage)
     monkeypatch.setattr(jobs, "WARM_MIN", 10**9)  # a small stage: no warm-up
     assert main([*ARGS, *LOCAL, "--output", str(tmp_path / "cold")]) == 0
     assert calls == []
@@ -98,7 +98,7 @@ def test_a_cold_cache_warms_even_a_small_stage_as_its_own_step(tmp_path: Path, m
         return 0.0
 
     monkeypatch.setattr(jobs, "compile_first", recorded)
-    monkeypatch.setattr(jobs, "cache_is_cold", lambda: True)
+    monkeypatch.setattr(jobs, "cache_is_cold", lambda fn: True)
     monkeypatch.setattr(jobs, "WARM_MIN", 10**9)
     args = [a for a in ARGS if a != "--no-progress"]
     assert main([*args, *LOCAL, "--output", str(tmp_path / "out")]) == 0

@@ -23,7 +23,8 @@ local runs warm. Each remote worker process pays the compile once, on its first 
 for ``configs/default.yaml``'s strategies and modes about two CPU-minutes from a cold
 cache (the same work as the warm-up; loading the cached code later takes seconds).
 
-When the cache is cold (:func:`cache_is_cold`) the warm-up is a step of its own, shown
+When the cache is cold (:func:`cache_is_cold`: no warm-up of the same stage has finished
+since the kernels last changed) the warm-up is a step of its own, shown
 before any stage's ETA: ``compiling kernels, once: N of M (entropy, hard mode)``, one
 step per strategy and mode (and the hard-mode verdict), then the CPU seconds it took.
 The child reports each step on its stdout (:func:`play_one`'s ``report``).
@@ -31,6 +32,7 @@ The child reports each step on its stdout (:func:`play_one`'s ``report``).
 
 from __future__ import annotations
 
+import contextlib
 import logging
 import os
 import pickle
@@ -67,33 +69,74 @@ def warm_opener(lex: Any, matrix: Any) -> int:
     return int(np.argmax(stats.buckets))
 
 
-KERNEL_MODULES = ("buckets", "greedy", "walk", "hard", "exact")  # wordle_core/kernels/*.py
-
-
-def kernel_cache_dir() -> Path:
-    """Where numba caches the kernels: under ``$NUMBA_CACHE_DIR`` when set (numba's
-    ``<dir name>_<sha1 of the directory>``), else ``__pycache__`` beside ``wordle_core/kernels``."""
+def kernel_cache_dirs() -> tuple[Path, Path]:
+    """The two directories numba caches the engine's kernels in: ``wordle_core/kernels``'
+    modules' and the ``wordle_core/kernels/buckets`` package's."""
     import hashlib
 
     import wordle_core
 
     kernels = os.path.abspath(os.path.join(os.path.dirname(wordle_core.__file__), "kernels"))
-    env = os.environ.get("NUMBA_CACHE_DIR")
-    if env:
-        return Path(env) / f"kernels_{hashlib.sha1(kernels.encode()).hexdigest()}"
-    return Path(kernels) / "__pycache__"
+    dirs = []
+    for d in (kernels, os.path.join(kernels, "buckets")):
+        env = os.environ.get("NUMBA_CACHE_DIR")
+        dirs.append(Path(env) / f"{os.path.basename(d)}_{hashlib.sha1(d.encode()).hexdigest()}"
+                    if env else Path(d) / "__pycache__")
+    return dirs[0], dirs[1]
 
 
-def cache_is_cold(directory: Path | None = None) -> bool:
-    """True when some kernel module has no compiled code cached (an index file ``.nbi``):
-    a fresh checkout, ``make clean-kernels``, a new worker. Reads file names only."""
-    d = kernel_cache_dir() if directory is None else directory
+def warm_key(fn: Any) -> str:
+    """What a warm-up of ``fn`` (a :class:`pipelines.transforms.PlayOpenerFn`) compiles
+    depends on: its steps (:func:`warm_steps`), the type of the game's pattern matrix (its
+    word length), the kernels' sources (each file's size and time: numba compiles again
+    when they change), numba's and Python's versions. A hash of them."""
+    import hashlib
+
+    import numba
+    import numpy as np
+
+    from wordle_core.game.feedback import pattern_dtype
+    from wordle_core.game.lexicon import BUILTIN_SIZES
+
+    spec = fn.spec
+    length = len(spec.answers[0]) if spec.answers else BUILTIN_SIZES[spec.name].length
+    parts = [warm_steps(fn), np.dtype(pattern_dtype(length)).name, kernel_sources(), numba.__version__,
+             sys.version, os.environ.get("WORDLE_LAB_PLAIN_KERNELS", "")]
+    return hashlib.sha1(repr(parts).encode()).hexdigest()[:20]
+
+
+def kernel_sources() -> list[tuple[str, int, int]]:
+    """Each kernel source file (``wordle_core/kernels/**/*.py``): name, time (ns), size."""
+    import wordle_core
+
+    kernels = Path(wordle_core.__file__).parent / "kernels"
+    return [(str(p.relative_to(kernels)), p.stat().st_mtime_ns, p.stat().st_size)
+            for p in sorted(kernels.rglob("*.py"))]
+
+
+STAMP_PREFIX = "wordle-lab-warm-"  # + warm_key: a warm-up of that kind finished here
+
+
+def cache_is_cold(fn: Any, directories: tuple[Path, Path] | None = None) -> bool:
+    """True when the kernels a warm-up of ``fn`` compiles may not all be cached: no warm-up
+    of the same kind (:func:`warm_key`) has finished since the kernels last changed, or a
+    kernel directory holds no compiled code (a fresh checkout, ``make clean-kernels``, a
+    new worker). Reads file names only."""
+    kernels, buckets = kernel_cache_dirs() if directories is None else directories
     try:
-        names = os.listdir(d)
+        names, bucket_names = os.listdir(kernels), os.listdir(buckets)
     except OSError:
         return True
-    return any(not any(n.startswith(m + ".") and n.endswith(".nbi") for n in names)
-               for m in KERNEL_MODULES)
+    compiled = [n for n in names if n.endswith(".nbi")] and [n for n in bucket_names if n.endswith(".nbi")]
+    return not compiled or STAMP_PREFIX + warm_key(fn) not in names
+
+
+def mark_warm(fn: Any, directories: tuple[Path, Path] | None = None) -> None:
+    """Record that a warm-up of ``fn`` finished (:func:`cache_is_cold` then says so);
+    best effort: an unwritable cache only means the next run warms again."""
+    kernels = (kernel_cache_dirs() if directories is None else directories)[0]
+    with contextlib.suppress(OSError):
+        (kernels / (STAMP_PREFIX + warm_key(fn))).write_bytes(b"")
 
 
 def warm_steps(fn: Any) -> list[tuple[bool, str | None]]:
@@ -181,6 +224,7 @@ def compile_first(fn: Any, timeout: float = 900.0,
         log.info("compiling the kernels before the workers start exited with %d; "
                  "the workers compile them", code)
         return None
+    mark_warm(fn)
     if show is not None:
         show(f"compiled kernels in {seconds:.0f} s ({_children_cpu() - cpu0:.0f} CPU-s), "
              "cached for the next runs", True)

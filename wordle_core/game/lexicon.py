@@ -13,6 +13,7 @@ import hashlib
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
+from typing import NamedTuple
 
 import numpy as np
 
@@ -271,6 +272,32 @@ BUILTINS = {
 }
 DEFAULT_LEXICON = "nyt2023"
 """The game every command and API function plays unless told otherwise: today's NYT game."""
+
+
+class BuiltinSize(NamedTuple):
+    """A built-in game's size, as :meth:`Lexicon.info` reports it once the game is built."""
+
+    length: int
+    answers: int
+    guesses: int
+
+
+BUILTIN_SIZES: dict[str, BuiltinSize] = {
+    "wordle": BuiltinSize(5, 2_315, 12_972),
+    "nyt": BuiltinSize(5, 2_309, 12_972),
+    "nyt14855": BuiltinSize(5, 2_315, 14_855),
+    "nyt2023": BuiltinSize(5, 3_158, 14_855),
+    "wordle-all": BuiltinSize(5, 12_972, 12_972),
+    "nyt14855-all": BuiltinSize(5, 14_855, 14_855),
+    "primel": BuiltinSize(5, 8_363, 8_363),
+    "nerdle": BuiltinSize(8, 17_723, 17_723),
+    "mini-nerdle": BuiltinSize(6, 206, 206),
+}
+"""Every built-in game's size without building it (``wordle-lab lexicons`` and
+:func:`wordle_core.api.lexicons` list these: building Nerdle means generating its
+equations). The shipped lists are checked against the data manifest and the generators
+are deterministic, so the sizes are fixed; ``tests/test_lexicon.py`` builds each game and
+compares."""
 
 
 @cache

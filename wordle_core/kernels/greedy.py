@@ -237,7 +237,8 @@ def choose(mat, mt, has_mt, arow, rows, dense, cands, kind, log2n_table, xlogx, 
                     at_t -= 1
                 probe[m] = rows[i]
                 m += 1
-        pb, pl, ps, px = _stats(mat, mt, has_mt, probe[:m], False, cands, xlogx, sc)
+        not_dense = bool(False)  # noqa: UP018 (a bool, not a literal: _stats is compiled once)
+        pb, pl, ps, px = _stats(mat, mt, has_mt, probe[:m], not_dense, cands, xlogx, sc)
         best = np.inf
         for k in range(m):
             k1, _ = keys(kind, n, pb[k], pl[k], ps[k], px[k], mark[probe[k]], log2n)
@@ -263,10 +264,12 @@ def choose(mat, mt, has_mt, arow, rows, dense, cands, kind, log2n_table, xlogx, 
 # --- the tree ------------------------------------------------------------------------
 
 
-@overload(choice, jit_options={"cache": CACHE, "nogil": True})  # type: ignore[typeddict-unknown-key]
+@overload(choice, inline="always")
 def _tree_choice(how, cands, legal, greens, need, d):
     """:func:`choose` as :func:`wordle_core.kernels.walk.walk_tree` asks for a choice
-    (``how``: the 9 arguments of :func:`greedy_tree` that :func:`choose` reads)."""
+    (``how``: the 9 arguments of :func:`greedy_tree` that :func:`choose` reads). Inlined
+    into the walk: a separately compiled chooser would compile :func:`choose`'s whole
+    call graph once more, for nothing but this unpacking."""
     if not (isinstance(how, types.BaseTuple) and len(how) == 9):
         return None
 

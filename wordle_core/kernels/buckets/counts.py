@@ -10,6 +10,12 @@ pairwise comparisons (:func:`distinct_pairs`) up to :data:`PAIRS_MAX`; with a ``
 split of sets up to :data:`PRUNED_PAIRS_MAX`. The greedy measures rule out guesses with
 these counts before the full statistics; the exact search orders and bounds guesses
 with them.
+
+One compiled kernel per array type, not per constant: numba types a constant argument
+(``False``, ``0``) as a literal and compiles the callee, with everything it calls, once
+per literal value it is called with. So a flag or count passed as a constant is written
+``bool(False)`` / ``np.int64(0)``, and :func:`distinct_pairs`, which the exact search
+calls with constants, passes its own on so (inlined into its caller).
 """
 
 from __future__ import annotations
@@ -36,8 +42,17 @@ def _pairs_gather(mt, cands, rows, dense, lo, m, buf):
                 buf[j, t] = row[rows[lo + t]]
 
 
-@njit(cache=CACHE, nogil=True)
+@njit(inline="always")
 def distinct_pairs(mt, cands, rows, dense, green, stop_perfect, floor):
+    """:func:`_distinct_pairs` (see there), its flags and ``floor`` passed on as plain
+    ``bool`` and ``int64``: callers pass them as constants, and numba compiles a kernel
+    once per literal value it is called with, so without this one count would be compiled
+    for every combination of constants in the engine (the module docstring)."""
+    return _distinct_pairs(mt, cands, rows, bool(dense), green, bool(stop_perfect), np.int64(floor))
+
+
+@njit(cache=CACHE, nogil=True)
+def _distinct_pairs(mt, cands, rows, dense, green, stop_perfect, floor):
     """Per guess: the number of distinct patterns over a small candidate set, and whether
     one is ``green`` (all-green: the guess is a candidate); for ``n <= PAIRS_MAX``, or
     up to :data:`PRUNED_PAIRS_MAX` when ``floor`` prunes.
@@ -251,11 +266,12 @@ def count_columns(MT: np.ndarray, cands: np.ndarray, legal: np.ndarray, dense: b
         has_green = np.empty(G, np.bool_)
         done = _count_sets(MT, cands, G, green, nb, has_green)
         if done < G:
-            nb_t, has_green_t = _count_gathered(MT, cands, legal[done:], False, green, n_pat)
+            nb_t, has_green_t = _count_gathered(MT, cands, legal[done:], bool(False),  # noqa: UP018 (not a literal)
+                                                  green, n_pat)
             nb[done:] = nb_t
             has_green[done:] = has_green_t
         return nb, has_green
-    return _count_gathered(MT, cands, legal, dense, green, n_pat)
+    return _count_gathered(MT, cands, legal, bool(dense), green, n_pat)
 
 
 @njit(cache=CACHE, nogil=True)

@@ -45,7 +45,8 @@ import numpy as np
 from numba import njit, prange
 
 from wordle_core.errors import TooManyPatternsError
-from wordle_core.kernels.buckets.counts import PRUNED_PAIRS_MAX, distinct_pairs
+from wordle_core.kernels.buckets.counts import PRUNED_PAIRS_MAX
+from wordle_core.kernels.buckets.counts import _distinct_pairs as distinct_pairs_kernel  # (no inline wrapper)
 
 BLOCK = 64  # guesses per block: 64 x 243 counters (8 or 16 bit) + first-visit lists, about L1 size
 PERFECT_ROW_SCAN = 128  # at most this many rows: the perfect-split scan reads rows directly
@@ -626,8 +627,8 @@ def first_perfect_split(matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray,
         return int(_first_perfect(np.asarray(matrix), rows, cands, n_patterns))
     dense = _is_all_rows(rows, matrix.shape[0])
     if cands.shape[0] <= PRUNED_PAIRS_MAX:  # pairwise comparisons, SIMD over the guesses
-        return int(distinct_pairs(transposed(matrix), cands, rows, dense, n_patterns - 1, True,
-                                  cands.shape[0])[2])
+        return int(distinct_pairs_kernel(transposed(matrix), cands, rows, dense, n_patterns - 1, True,
+                                         cands.shape[0])[2])
     seen, dead, stamp = _perfect_scratch(n_patterns)
     return int(first_perfect_block(transposed(matrix), cands, rows, dense, seen.shape[0], seen, dead, stamp))
 
