@@ -104,7 +104,7 @@ def test_site_builds_strict(site):
                  "reference/tables/index.html", "reference/python-api/index.html", "results/index.html",
                  "explanation/exact-search/index.html"):
         assert (site / page).is_file(), page
-    assert (site / "img" / "report.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    assert (site / "img" / "report-ranking.png").read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
     api = (site / "reference" / "python-api" / "index.html").read_text(encoding="utf-8")
     assert "wordle_core.api.simulate" in api  # mkdocstrings rendered the docstrings
     assert not (site / "gen_reference.py").exists()  # the scripts beside the pages are not published
@@ -120,7 +120,7 @@ def _browser(url: str, *extra: str) -> str:
 def test_rendered_pages_in_headless_chromium(site, tmp_path):
     home = _browser((site / "index.html").as_uri(), "--dump-dom")
     assert "<title>Wordle Lab</title>" in home
-    for text in ("Find your way", "Tutorial", "Results", 'src="img/report.png"'):
+    for text in ("Find your way", "Tutorial", "Results", 'src="img/report-ranking.png"'):
         assert text in home, text
     assert 'data-md-component="navigation"' in home or "md-nav" in home  # the theme's script ran
     cli = _browser((site / "reference" / "cli" / "index.html").as_uri(), "--dump-dom")
