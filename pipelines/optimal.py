@@ -395,8 +395,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     """Entry point (``python -m pipelines.optimal``); returns the exit code."""
     from wordle_core.errors import OneLineParser, one_line_errors
 
-    from .cli import guarded
     from .options import add_job_args, config_from
+    from .orchestration.entry import guarded
     from .orchestration.runner import execute
 
     p = OneLineParser(prog="pipelines.optimal", description=__doc__.split("\n")[0],
@@ -413,8 +413,8 @@ def run(argv: Sequence[str] | None = None) -> int:
 def _run(ns, beam_args, config_from, execute) -> int:
     from wordle_core.files import write_whole
 
-    from .jobs import lexicon_of, select_rows
     from .orchestration.cloud import check_cloud_args
+    from .orchestration.stages import lexicon_of, select_rows
 
     check_cloud_args(beam_args)  # before any work: a Dask scheduler that answers, Dataflow's tools
 
