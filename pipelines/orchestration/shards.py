@@ -24,8 +24,8 @@ fingerprint), all under the file's checksum. A shard whose record does not match
 shard it is read as (a file copied over another index, or from another run or config)
 is computed again, never emitted: the driver says so in one note.
 
-Used by ``wordle-lab run`` and ``wordle-lab pipeline ...`` (``pipelines.optimal`` still
-keeps its own part files).
+Used by every pipeline: ``wordle-lab run``, ``wordle-lab pipeline ...`` and
+``pipelines.optimal`` (whose parts are its shards, one store per plan).
 """
 
 from __future__ import annotations
