@@ -4,7 +4,8 @@ Every stage's graph is :func:`sharded`: its items cut into shards, each shard on
 element, the stage's :class:`Work` (a plain object yielding ``(table, record)`` pairs
 per item, not a ``DoFn``) run by one ``DoFn`` over a shard at a time. Resuming is an
 option of that graph (:class:`Resume`), which the named composites take
-(:class:`pipelines.transforms.PlayOpeners`, :class:`~pipelines.transforms.ScoreOpeners`)::
+(:class:`pipelines.transforms.PlayOpeners`, :class:`pipelines.scores.ScoreOpeners`,
+:class:`pipelines.optimal.ProveOpeners`)::
 
     store = ShardStore(generation.shards_dir, "play")
     pairs = p | "PlayOpeners" >> PlayOpeners(..., resume=Resume(store, store.done()))
