@@ -26,6 +26,7 @@ The same as ``wordle-lab pipeline games ...``; from Python: ``run(argv)``.
 
 from __future__ import annotations
 
+import argparse
 import sys
 from collections.abc import Sequence
 from typing import Any
@@ -65,14 +66,17 @@ def play(cfg: JobConfig, beam_args: list[str], ns: Any = None, *, games: bool = 
                            rows=rows)
 
 
+def _args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--games", action="store_true", help="also write every game (games table)")
+
+
 @guarded
 def run(argv: Sequence[str] | None = None) -> int:
     """Run the pipeline with command-line ``argv`` (default ``sys.argv[1:]``); the exit code."""
     ns, beam_args = parse_job_args(
         "wordle-lab pipeline games", argv, play=True,
         about="Play every answer from each opener; write opener_summaries (and games).",
-        extra=lambda p: p.add_argument("--games", action="store_true",
-                                       help="also write every game (games table)"))
+        extra=_args)
     cfg = config_from(ns)
     res = play(cfg, beam_args, ns, games=ns.games or "games" in cfg.outputs)
     print(stages.describe(res, stages.lexicon_of(cfg).max_guesses))
