@@ -25,16 +25,18 @@ ROOT = Path(__file__).resolve().parents[1]
 CHILD = """
 import sys
 import numpy as np
-from pipelines import jobs, transforms
+from pipelines import transforms
+from pipelines.orchestration import stages
 from pipelines.orchestration import warm
 from pipelines.config import build_config
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.search.openers import compute_opener_scores
 
 cfg = build_config(sys.argv[1])
-lex = jobs.lexicon_of(cfg)
-tables = [t for t in jobs.PLAY_TABLES if t in cfg.outputs]
-_, play = jobs.play_transform(transforms.LexiconSpec.of(lex), [], cfg, tables, None)
+lex = stages.lexicon_of(cfg)
+tables = [t for t in stages.PLAY_TABLES if t in cfg.outputs]
+_, play = stages.play_composite(cfg, tables)(transforms.LexiconSpec.of(lex), [],
+                                           **stages.play_options(cfg, tables, None))
 assert warm.cache_is_cold(play.fn), "the kernel cache is not empty"
 warm.play_one(play.fn, lambda n, m, label: print(f"  step {n} of {m}: {label}", flush=True))
 compute_opener_scores(lex, pattern_matrix(lex), np.arange(600))

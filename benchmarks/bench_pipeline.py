@@ -22,7 +22,6 @@ import sys
 import tempfile
 import time
 
-from pipelines import jobs
 from pipelines.config import build_config
 from wordle_core.game.lexicon import load_lexicon
 from wordle_core.game.matrix import pattern_matrix
@@ -68,7 +67,7 @@ def main() -> int:
                            strategies=args.strategy, modes=args.mode)
         before = resource.getrusage(resource.RUSAGE_CHILDREN)
         t0 = time.perf_counter()
-        res = jobs.run_play(cfg, ["opener_summaries"], [], None, rows=rows)
+        res = games.play(cfg, [], None, rows=rows)
         wall = time.perf_counter() - t0
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
     child_cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)

@@ -100,6 +100,9 @@ CASES: dict[str, Case] = {
     # --- pipelines, outputs and the solver -----------------------------------------------
     "pipeline": Case("bench_pipeline.py", "throughput of the `games` pipeline (the full fan-out) on a "
                      "sample of openers"),
+    "dask-scaling": Case("bench_dask_scaling.py", "the `games` pipeline on a local Dask cluster of 1 and "
+                         "2 workers (100 nyt2023 openers): games/s, CPU-s per opener, implied N-worker "
+                         "speed-up, the complete analysis in vCPU-hours"),
     "full": Case("bench_full.py", "configs/full.yaml on a random slice of openers, extrapolated to all "
                  "12,972", args=("--openers", "40")),
     "resume": Case("bench_resume.py", "kill -9 a run at half its play shards, resume, compare bytes",

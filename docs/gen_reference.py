@@ -102,18 +102,19 @@ class _CapturedError(Exception):
 
 def _forwarding_parsers() -> dict[str, argparse.ArgumentParser]:
     """The parsers of ``pipeline NAME`` and ``run``: the CLI hands their arguments on unparsed,
-    so their flags live in ``pipelines.cli``. Each is caught as it is about to parse."""
-    from pipelines import cli
+    so their flags live in the pipeline modules. Each is caught as it is about to parse."""
+    from pipelines import analysis, games, hard, scores, trees
+    from pipelines.orchestration import entry
 
-    class Catch(cli.OneLineParser):
+    class Catch(entry.OneLineParser):
         def parse_known_args(self, args=None, namespace=None):  # type: ignore[override]
             raise _CapturedError(self)
 
-    entries = {"pipeline scores": cli.run_scores, "pipeline games": cli.run_games,
-               "pipeline hard": cli.run_hard, "pipeline trees": cli.run_trees, "run": cli.run_main}
+    entries = {"pipeline scores": scores.run, "pipeline games": games.run,
+               "pipeline hard": hard.run, "pipeline trees": trees.run, "run": analysis.run}
     found = {}
-    original = cli.OneLineParser
-    cli.OneLineParser = Catch
+    original = entry.OneLineParser
+    entry.OneLineParser = Catch  # type: ignore[misc]
     try:
         for name, entry in entries.items():
             try:
@@ -123,7 +124,7 @@ def _forwarding_parsers() -> dict[str, argparse.ArgumentParser]:
             else:
                 raise SystemExit(f"gen_reference: {name} did not build its parser")
     finally:
-        cli.OneLineParser = original
+        entry.OneLineParser = original  # type: ignore[misc]
     return found
 
 

@@ -1,11 +1,15 @@
-"""Wordle Lab's Apache Beam pipelines: thin Beam code over :mod:`wordle_core`.
+r"""Wordle Lab's Apache Beam pipelines: thin Beam code over :mod:`wordle_core`.
 
-Modules: :mod:`.schemas` (every Avro schema), :mod:`.records` (records from engine
-results, no Beam), :mod:`.transforms` (the composite PTransforms), :mod:`.sink` (the
-one Avro sink that works on every runner), :mod:`.config` / :mod:`.options` (what to
-compute / Beam flags), :mod:`.runner` (run, publish, progress), :mod:`.jobs` and
-:mod:`.cli` (``run(argv)`` of each pipeline), :mod:`.report` (CSV + PNG report),
-:mod:`.optimal` (the exact-optimum fan-out).
+One module per pipeline, each with its story, its named composite ``PTransform``\ s and
+its ``run(argv)``: :mod:`.scores`, :mod:`.games`, :mod:`.hard`, :mod:`.trees`,
+:mod:`.optimal` (the exact-optimum fan-out), and :mod:`.analysis` (``wordle-lab run``:
+all of a config's stages, the report, one publication). Beside them: :mod:`.transforms`
+(what the pipelines share on the workers: lexicon and matrix per process, playing every
+answer from an opener), :mod:`.records` (records from engine results, no Beam),
+:mod:`.schemas` (every Avro schema), :mod:`.config` / :mod:`.options` (what to compute,
+our flags and Beam's), :mod:`.report` (CSV, PNG, HTML report), and
+:mod:`.orchestration`, how a stage runs (stages, shards and ``--resume``, runner, sink,
+generations, warm-up, workers, cloud, storage).
 """
 
 import logging as _logging

@@ -6,19 +6,24 @@ the minimal sum of guesses over every answer; a weak opener takes minutes, so al
 stopped:
 
 1. the selected openers, most first-guess buckets first (likely best, and cheapest to
-   prove, first), are cut into *parts* of ``--part-size`` openers per mode; a part's
-   name is a hash of what it computes (lexicon, mode, guess pool, guess limit, its
-   openers), so the same selection always gives the same parts;
-2. ``ProveOpeners`` (a named composite transform) spreads the parts over the workers
-   (``Reshuffle``); a worker proves its part's openers one after the other with one
+   prove, first), are cut into *parts* of ``--part-size`` openers per mode: the shards
+   of this stage, so the same selection always gives the same parts;
+2. ``ProveOpeners`` (a named composite transform) is the graph of every stage,
+   :func:`pipelines.orchestration.shards.sharded`: ``Create(parts) -> Reshuffle ->
+   ParDo(prove a part)``. A worker proves its part's openers one after the other with one
    solver per mode (openers share its memo, bounded by ``--memo-limit``) and, as soon
-   as the part is done, writes it as one Avro file under ``<output>/optimal_parts/``
-   (temporary name, then renamed: a stopped run leaves only whole parts);
-3. with ``--resume`` the driver first reads the parts already there and only the
-   missing ones are computed; the finished parts' records join the new ones. With
-   ``--known DIR`` the openers whose values a shipped table in ``DIR`` already holds are
-   left out of the plan (the parts are cut from the rest), so a table survives the loss
-   of the parts it was made from; ``--ship DIR`` merges the finished parts into it;
+   as the part is done, keeps it as one shard file under
+   ``<output>/optimal_parts/<plan>/`` (:class:`~pipelines.orchestration.shards.ShardStore`:
+   temporary name, then renamed, so a stopped run leaves only whole parts; each file
+   checksummed and bound to its part, lexicon, guess pool and limit; ``<plan>`` is a hash
+   of the whole plan, so runs of other selections never overwrite these parts);
+3. with ``--resume`` the driver lists the parts already there and verifies what they claim
+   to be (:func:`~pipelines.orchestration.shards.verified_reuse`); the workers read those
+   back instead of proving them again (``Resume(store, reuse)``, the one resume mechanism
+   of every pipeline), and a damaged one is proved again. With ``--known DIR`` the openers
+   whose values a shipped table in ``DIR`` already holds are left out of the plan (the
+   parts are cut from the rest), so a table survives the loss of the parts it was made
+   from; ``--ship DIR`` merges the finished parts of every plan into it;
 4. every record goes through the shared sink (:class:`pipelines.orchestration.sink.WriteTables`,
    via :func:`pipelines.orchestration.runner.execute`) into the ``optimal`` table (schema in
    :mod:`pipelines.schemas`), published only when the run succeeded, and the driver
@@ -56,17 +61,27 @@ import sys
 import time
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
-from typing import Any, cast
+from typing import Any
 
 import apache_beam as beam
 import fastavro
 from apache_beam.io.filesystems import FileSystems
 from apache_beam.metrics import Metrics
 
+from wordle_core.game.lexicon import Lexicon
+
 from .config import ConfigError
 from .orchestration import sink
-from .orchestration.generation import write_bytes
-from .transforms import LexiconSpec, worker_lexicon, worker_matrix
+from .orchestration.shards import (
+    NOT_KEPT,
+    Resume,
+    ShardCorruptError,
+    ShardStore,
+    Work,
+    sharded,
+    verified_reuse,
+)
+from .transforms import LexiconSpec, WorkerProgress, worker_lexicon, worker_matrix
 
 TABLE = "optimal"
 PARTS_DIR = "optimal_parts"
@@ -76,11 +91,15 @@ POOLS = ("all", "answers")
 
 @dataclass(frozen=True)
 class Part:
-    """One unit of work and of resumption: some openers of one mode."""
+    """One unit of work and of resumption (a shard of the stage): some openers of one mode."""
 
     mode: str
     openers: tuple[str, ...]
-    name: str  # file name under PARTS_DIR
+
+    @property
+    def items(self) -> list[tuple[str, str]]:
+        """The shard's items: ``(mode, opener)`` per opener, in the part's order."""
+        return [(self.mode, w) for w in self.openers]
 
 
 @dataclass(frozen=True)
@@ -96,60 +115,47 @@ class SearchSpec:
     matrix_path: str | None = None
 
 
-def plan_parts(lexicon: str, openers: Sequence[str], modes: Sequence[str], pool: str,
-               limit: int, part_size: int) -> list[Part]:
-    """Cut the openers (in the given order, duplicates dropped) into parts per mode; names
-    are hashes of their content, so the same order gives the same parts."""
+def plan_parts(openers: Sequence[str], modes: Sequence[str], part_size: int) -> list[Part]:
+    """Cut the openers (in the given order, duplicates dropped) into parts per mode; the
+    same order gives the same parts."""
     words = list(dict.fromkeys(openers))
-    parts = []
-    for mode in modes:
-        for i in range(0, len(words), part_size):
-            chunk = tuple(words[i:i + part_size])
-            ident = "\x1f".join((lexicon, mode, pool, str(limit), *chunk))
-            digest = hashlib.sha1(ident.encode()).hexdigest()[:16]
-            parts.append(Part(mode, chunk, f"{mode}-{digest}.avro"))
-    return parts
+    return [Part(mode, tuple(words[i:i + part_size]))
+            for mode in modes for i in range(0, len(words), part_size)]
 
 
-def part_path(output: str, part: Part) -> str:
-    return FileSystems.join(output, PARTS_DIR, part.name)
+def part_store(output: str, lex: Lexicon, parts: Sequence[Part], pool: str, limit: int,
+               compare: bool = False, greedy: str = "entropy") -> ShardStore:
+    """Where the finished parts of this plan are kept: ``<output>/optimal_parts/<plan>/``,
+    ``<plan>`` a hash of everything that fixes the parts' records (lexicon, guess pool and
+    limit, the ``--compare`` columns, every part); each part file is bound to the lexicon's
+    word lists, the guess pool and the limit (:func:`part_identity`)."""
+    ident = "\x1f".join((lex.name, pool, str(limit), f"compare={compare}:{greedy}",
+                         *("/".join((p.mode, *p.openers)) for p in parts)))
+    plan = hashlib.sha1(ident.encode()).hexdigest()[:16]
+    return ShardStore(FileSystems.join(output, PARTS_DIR), plan, part_identity(lex, pool, limit))
 
 
-def part_records(path: str) -> list[dict[str, Any]] | None:
-    """The records of the part file at ``path``, or None when it cannot be read (a damaged
-    file is recomputed, never trusted)."""
-    try:
-        with FileSystems.open(path, compression_type="uncompressed") as fh:
-            return cast("list[dict[str, Any]]", list(fastavro.reader(io.BytesIO(fh.read()))))
-    except Exception:
-        return None
+def part_identity(lex: Lexicon, pool: str, limit: int) -> dict[str, str]:
+    """What every part file says it was proved for (checked when it is read back)."""
+    return {"lexicon": lex.name, "lexicon_fingerprint": lex.fingerprint, "guess_pool": pool,
+            "guess_limit": str(limit)}
 
 
-def read_part(output: str, part: Part) -> list[dict[str, Any]] | None:
-    """A finished part's records, or None when it is missing, unreadable or not this part."""
-    path = part_path(output, part)
-    recs = part_records(path) if FileSystems.exists(path) else None
-    if recs is None:
-        return None
-    got = sorted((r["mode"], r["opener"]) for r in recs)
-    if got != sorted((part.mode, w) for w in part.openers):
-        return None
-    return recs
+class ProveWork(Work):
+    """Proves one opener of one mode per item: ``(mode, opener)`` -> its ``("optimal",
+    record)`` pair (the work of :class:`ProveOpeners`, run per part by
+    :func:`~pipelines.orchestration.shards.sharded`)."""
 
-
-class ProvePartFn(beam.DoFn):
-    """A part -> its ``("optimal", record)`` pairs; writes the part file when done."""
-
-    def __init__(self, spec: SearchSpec, output: str, progress_dir: str | None = None) -> None:
-        self.spec, self.output, self.progress_dir = spec, output, progress_dir
+    def __init__(self, spec: SearchSpec, progress_dir: str | None = None) -> None:
+        self.spec, self.progress_dir = spec, progress_dir
         self.proved = Metrics.counter("optimal", "openers_proved")
-        self.parts = Metrics.counter("optimal", "parts_written")
 
     def setup(self) -> None:
         self.lex = worker_lexicon(self.spec.lexicon)
         self.matrix = worker_matrix(self.lex, self.spec.matrix_path)
         self.solvers: dict[bool, Any] = {}
         self.strategies: dict[tuple[str, bool], Any] = {}
+        self.progress = WorkerProgress(self.progress_dir)
 
     def _solver(self, hard: bool):
         from wordle_core.search.exact import ExactSolver
@@ -194,50 +200,28 @@ class ProvePartFn(beam.DoFn):
             rec["greedy_total"], rec["greedy_max"] = self._tree_total(self.spec.greedy, opener, hard)
         return rec
 
-    def process(self, part: Part) -> Iterable[tuple[str, dict[str, Any]]]:
-        recs = [self.prove(part.mode, w) for w in part.openers]
-        write_bytes(part_path(self.output, part), sink.avro_bytes(TABLE, recs))
-        self.proved.inc(len(recs))
-        self.parts.inc()
-        if self.progress_dir:  # the runner's progress protocol: count files it sums
-            import os
-
-            path = os.path.join(self.progress_dir, part.name + ".count")
-            try:
-                with open(path, "w") as fh:
-                    fh.write(str(len(recs)))
-            except OSError:
-                pass
-        for r in recs:
-            yield (TABLE, r)
+    def process(self, item: tuple[str, str]) -> Iterable[tuple[str, dict[str, Any]]]:
+        mode, opener = item
+        rec = self.prove(mode, opener)
+        self.proved.inc()
+        self.progress.add(1)
+        yield (TABLE, rec)
 
 
 class ProveOpeners(beam.PTransform):
-    """Parts -> ``("optimal", record)`` pairs: spread over workers, proved, checkpointed."""
+    """Parts -> ``("optimal", record)`` pairs: ``Create(parts) -> Reshuffle -> ParDo(prove a
+    part)`` (:func:`~pipelines.orchestration.shards.sharded`); with a ``resume`` store each
+    finished part is kept, and the parts of ``resume.reuse`` are read back instead of proved."""
 
-    def __init__(self, spec: SearchSpec, output: str, progress_dir: str | None = None) -> None:
+    def __init__(self, spec: SearchSpec, parts: Sequence[Part], progress_dir: str | None = None,
+                 resume: Resume = NOT_KEPT) -> None:
         super().__init__()
-        self.fn = ProvePartFn(spec, output, progress_dir)
-
-    def expand(self, parts):
-        return parts | "Spread" >> beam.Reshuffle() | "Prove" >> beam.ParDo(self.fn)
-
-
-class OptimalTable(beam.PTransform):
-    """The whole job as one transform: finished parts' records plus the new proofs."""
-
-    def __init__(self, todo: list[Part], done: list[dict[str, Any]], spec: SearchSpec,
-                 output: str, progress_dir: str | None = None) -> None:
-        super().__init__()
-        self.todo, self.done = todo, done
-        self.prove = ProveOpeners(spec, output, progress_dir)
+        self.parts = list(parts)
+        self.fn = ProveWork(spec, progress_dir)
+        self.resume = resume
 
     def expand(self, pbegin):
-        new = (pbegin | "Parts" >> beam.Create(self.todo, reshuffle=False)
-               | "ProveOpeners" >> self.prove)
-        old = pbegin | "FinishedParts" >> beam.Create([(TABLE, r) for r in self.done],
-                                                      reshuffle=False)
-        return (new, old) | "AllRecords" >> beam.Flatten()
+        return sharded(pbegin, [p.items for p in self.parts], self.fn, self.resume)
 
 
 def ranking_rows(records: list[dict[str, Any]]) -> list[dict[str, Any]]:
@@ -309,17 +293,25 @@ def shipped_rows(dest: str, lexicon: str, mode: str, pool: str,
     return {str(r["opener"]): r for r in rows}
 
 
-def finished_records(output: str) -> list[dict[str, Any]]:
-    """Every record of every readable part file under ``<output>/optimal_parts/``, whatever
-    run planned it (a damaged or foreign file is skipped)."""
+def finished_records(output: str, lex: Lexicon, pool: str, limit: int) -> list[dict[str, Any]]:
+    """Every record of every whole part under ``<output>/optimal_parts/``, whatever plan it
+    belongs to, proved for ``lex``'s word lists, ``pool`` and ``limit`` (a damaged part, or
+    one of other values, is skipped)."""
     out: list[dict[str, Any]] = []
-    pattern = FileSystems.join(output, PARTS_DIR, "*.avro")
-    for match in FileSystems.match([pattern])[0].metadata_list:
-        out.extend(part_records(match.path) or ())
+    pattern = FileSystems.join(output, PARTS_DIR, "*", "shard-*.pkl")
+    plans = sorted({m.path.rstrip("/").rsplit("/", 2)[-2]
+                    for m in FileSystems.match([pattern])[0].metadata_list})
+    for plan in plans:
+        store = ShardStore(FileSystems.join(output, PARTS_DIR), plan, part_identity(lex, pool, limit))
+        for i in sorted(store.done()):
+            try:
+                out.extend(r for t, r in store.read(i) if t == TABLE)
+            except ShardCorruptError:
+                continue
     return out
 
 
-def ship(output: str, lexicon: str, modes: Sequence[str], pool: str, limit: int,
+def ship(output: str, lex: Lexicon, modes: Sequence[str], pool: str, limit: int,
          dest: str) -> int:
     """Merge the finished parts' values into ``dest/<lexicon>-<mode>.csv`` and ``.avro``.
 
@@ -332,9 +324,8 @@ def ship(output: str, lexicon: str, modes: Sequence[str], pool: str, limit: int,
 
     from wordle_core.tables.avro import write_avro_and_csv
 
-    recs = [r for r in finished_records(output)
-            if r["lexicon"] == lexicon and r["guess_pool"] == pool
-            and int(r["guess_limit"]) == limit]
+    lexicon = lex.name
+    recs = finished_records(output, lex, pool, limit)
     merged: dict[str, tuple[dict[str, dict[str, Any]], int]] = {}
     for mode in modes:  # every mode merged and checked before anything is written
         rows = shipped_rows(dest, lexicon, mode, pool, limit)
@@ -375,7 +366,8 @@ def _add_args(p) -> None:
     p.add_argument("--part-size", dest="part_size", type=int, default=25, metavar="N",
                    help="openers per part (the unit of checkpointing; default 25)")
     p.add_argument("--resume", action="store_true",
-                   help="keep the parts a previous run finished under OUTPUT/optimal_parts/")
+                   help="reuse the parts a previous run of the same plan finished under "
+                        "OUTPUT/optimal_parts/ (each verified; a damaged one is proved again)")
     p.add_argument("--compare", action="store_true",
                    help="also build the default and a greedy strategy's trees per opener")
     p.add_argument("--greedy", default="entropy", help="greedy strategy for --compare")
@@ -395,8 +387,8 @@ def run(argv: Sequence[str] | None = None) -> int:
     """Entry point (``python -m pipelines.optimal``); returns the exit code."""
     from wordle_core.errors import OneLineParser, one_line_errors
 
-    from .cli import guarded
     from .options import add_job_args, config_from
+    from .orchestration.entry import guarded
     from .orchestration.runner import execute
 
     p = OneLineParser(prog="pipelines.optimal", description=__doc__.split("\n")[0],
@@ -413,8 +405,8 @@ def run(argv: Sequence[str] | None = None) -> int:
 def _run(ns, beam_args, config_from, execute) -> int:
     from wordle_core.files import write_whole
 
-    from .jobs import lexicon_of, select_rows
     from .orchestration.cloud import check_cloud_args
+    from .orchestration.stages import lexicon_of, select_rows
 
     check_cloud_args(beam_args)  # before any work: a Dask scheduler that answers, Dataflow's tools
 
@@ -450,32 +442,26 @@ def _run(ns, beam_args, config_from, execute) -> int:
 
     output = ensure_output(cfg.output)
     if ns.ship:
-        return ship(output, lex.name, modes, ns.guess_pool, limit, ns.ship)
+        return ship(output, lex, modes, ns.guess_pool, limit, ns.ship)
     parts, skipped = [], 0
     for mode in modes:
         known = shipped_rows(ns.known, lex.name, mode, ns.guess_pool, limit) if ns.known else {}
         todo_words = [w for w in openers if w not in known]
         skipped += len(openers) - len(todo_words)
-        parts += plan_parts(lex.name, todo_words, [mode], ns.guess_pool, limit, ns.part_size)
+        parts += plan_parts(todo_words, [mode], ns.part_size)
     if skipped:
         sys.stderr.write(f"optimal: {skipped} proofs skipped: their values are in {ns.known}\n")
-    done: list[dict[str, Any]] = []
-    todo: list[Part] = []
-    for part in parts:
-        recs = read_part(output, part) if ns.resume else None
-        if recs is None:
-            todo.append(part)
-        else:
-            done.extend(recs)
+    store = part_store(output, lex, parts, ns.guess_pool, limit, ns.compare, ns.greedy)
+    reuse = verified_reuse(store, [p.items for p in parts], store.done()) if ns.resume else frozenset()
     spec = SearchSpec(LexiconSpec.of(lex), ns.guess_pool, ns.max_guesses, ns.compare, ns.greedy,
                       ns.memo_limit, getattr(ns, "matrix_path", None))
-    n_todo = sum(len(p.openers) for p in todo)
+    n_todo = sum(len(p.openers) for i, p in enumerate(parts) if i not in reuse)
     sys.stderr.write(f"optimal: {len(openers)} openers x {len(modes)} mode(s) = {len(parts)} parts; "
-                     f"{len(parts) - len(todo)} finished before, {len(todo)} to compute "
+                     f"{len(reuse)} finished before, {len(parts) - len(reuse)} to compute "
                      f"({n_todo} proofs) -> {output}\n")
 
-    def build(pipeline, pdir, emit=True):  # (its parts are its own; the tables come with them)
-        return pipeline | "Optimal" >> OptimalTable(todo, done, spec, output, pdir)
+    def build(pipeline, pdir, emit=True):  # every part kept in the plan's store, finished ones read back
+        return pipeline | "ProveOpeners" >> ProveOpeners(spec, parts, pdir, Resume(store, reuse, emit))
 
     t0 = time.perf_counter()
     res = execute(build, output, [TABLE], beam_args, shards=cfg.shards, total=n_todo,

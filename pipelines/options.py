@@ -108,3 +108,4 @@ def runner_name(args: Sequence[str]) -> str:
         if a == "--runner" and i + 1 < len(args):
             return args[i + 1].rsplit(".", 1)[-1]
     return "DirectRunner"
+

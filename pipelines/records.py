@@ -104,7 +104,7 @@ def exact_hard_verdict(lex: Lexicon, opener_row: int, matrix: np.ndarray,
     (``unknown`` when they do not decide); None: not asked for, the verdict is
     ``unknown`` with a note saying why, never a guess. ``implied``: (lexicon, openers)
     proved feasible on a lexicon with the same guesses and a superset of the answers
-    (checked by :func:`pipelines.jobs.implied_feasible`): those are feasible here too,
+    (checked by :func:`pipelines.orchestration.stages.implied_feasible`): those are feasible here too,
     without a search.
     """
     if node_budget is None:

@@ -1,10 +1,16 @@
-"""The composite transforms: thin Beam code around :mod:`pipelines.records`.
+"""What the pipelines share on the workers: the lexicon and matrix per process, and playing
+every answer from an opener (:class:`PlayOpenerFn`, :class:`PlayOpeners`).
 
-Shape (after Apache Beam's complete/game examples): ``Create(shards of work) -> Reshuffle ->
-ParDo(work per shard)`` (:func:`pipelines.orchestration.shards.sharded`), each a named ``PTransform``
-whose output is ``(table, record)`` pairs that :class:`pipelines.orchestration.sink.WriteTables`
-writes; sharding and ``--resume`` are an option of that graph (``resume=``), and the
-graph a test builds is the one a run builds. One output PCollection per
+Each pipeline module holds its own named composites (:class:`pipelines.scores.ScoreOpeners`,
+:class:`pipelines.games.OpenerSummaries`, :class:`pipelines.hard.HardVerdicts`,
+:class:`pipelines.trees.DecisionTrees`, ...); the play ones are :class:`PlayOpeners`
+asked for their tables, which the main job (:mod:`pipelines.analysis`) also runs with
+several tables in one pass. Shape (after Apache Beam's complete/game examples):
+``Create(shards of work) -> Reshuffle -> ParDo(work per shard)``
+(:func:`pipelines.orchestration.shards.sharded`), whose output is ``(table, record)``
+pairs that :class:`pipelines.orchestration.sink.WriteTables` writes; sharding and
+``--resume`` are an option of that graph (``resume=``), and the graph a test builds is
+the one a run builds. One output PCollection per
 transform (no tagged outputs: Beam 2.77's Dask runner sends every element to every
 tagged output).
 
@@ -117,7 +123,7 @@ def worker_matrix(lex: Lexicon, matrix_path: str | None) -> np.ndarray:
     return mat
 
 
-class _Progress:
+class WorkerProgress:
     """Best-effort progress for local runs: a per-process count file the driver sums."""
 
     def __init__(self, directory: str | None) -> None:
@@ -135,51 +141,6 @@ class _Progress:
                 os.replace(tmp, self.path)
             except OSError:
                 self.path = None
-
-
-# --- opener scores -----------------------------------------------------------------------
-
-class ScoreBlockFn(Work):
-    """Scores a block of opener rows in one vectorised pass over the matrix (the work of
-    :class:`ScoreOpeners`, run per shard of blocks by :func:`~pipelines.orchestration.shards.sharded`)."""
-
-    def __init__(self, spec: LexiconSpec, matrix_path: str | None, progress_dir: str | None) -> None:
-        self.spec, self.matrix_path, self.progress_dir = spec, matrix_path, progress_dir
-        self.scored = Metrics.counter(NAMESPACE, "openers_scored")
-
-    def setup(self) -> None:
-        worker_threads()
-        self.lex = worker_lexicon(self.spec)
-        self.matrix = worker_matrix(self.lex, self.matrix_path)
-        self.progress = _Progress(self.progress_dir)
-
-    def process(self, rows: list[int]):
-        from wordle_core.search.openers import compute_opener_scores
-
-        arr = np.asarray(rows, dtype=np.int64)
-        scores = compute_opener_scores(self.lex, self.matrix, arr)
-        for rec in records.score_records(self.lex, arr, scores):
-            yield ("opener_scores", rec)
-        self.scored.inc(len(rows))
-        self.progress.add(len(rows))
-
-
-class ScoreOpeners(beam.PTransform):
-    """``opener_scores`` of the given opener rows: blocks of rows, cut into shards ->
-    Reshuffle -> vectorised scoring per block (:func:`~pipelines.orchestration.shards.sharded`; with a
-    ``resume`` store each finished shard is kept, and reused by ``--resume``)."""
-
-    def __init__(self, spec: LexiconSpec, rows: list[int], block: int = 512,
-                 matrix_path: str | None = None, progress_dir: str | None = None,
-                 resume: Resume = NOT_KEPT) -> None:
-        super().__init__()
-        self.spec, self.rows, self.block = spec, sorted(rows), block
-        self.shards = cut([self.rows[i : i + block] for i in range(0, len(self.rows), block)])
-        self.fn = ScoreBlockFn(spec, matrix_path, progress_dir)
-        self.resume = resume
-
-    def expand(self, pbegin):
-        return sharded(pbegin, self.shards, self.fn, self.resume)
 
 
 def release_play_caches() -> int:
@@ -263,7 +224,7 @@ class PlayOpenerFn(Work):
             _PROCESS[key] = {(s, h): get_strategy(s) for s in self.strategies for h in (False, True)}
         self.strats = _PROCESS[key]
         self.playing: bool | None = None  # the mode of the last element (hard), see _switch
-        self.progress = _Progress(self.progress_dir)
+        self.progress = WorkerProgress(self.progress_dir)
         self.implied = None if self.exact_implied is None else \
             (self.exact_implied[0], frozenset(self.exact_implied[1]))
 
@@ -397,40 +358,3 @@ class PlayOpeners(beam.PTransform):
 
     def expand(self, pbegin):
         return sharded(pbegin, self.shards, self.fn, self.resume)
-
-
-class OpenerSummaries(PlayOpeners):
-    """``opener_summaries`` (and ``games`` when asked) per opener x strategy x mode."""
-
-    def __init__(self, spec: LexiconSpec, rows: list[int], strategies: list[str], modes: list[str],
-                 games: bool = False, **kw: Any) -> None:
-        tables = ["opener_summaries", *(["games"] if games else [])]
-        super().__init__(spec, rows, strategies, modes, tables, **kw)
-
-
-class HardVerdicts(PlayOpeners):
-    """``hard_verdicts`` per opener x strategy (hard mode), with the exact verdict."""
-
-    def __init__(self, spec: LexiconSpec, rows: list[int], strategies: list[str], **kw: Any) -> None:
-        super().__init__(spec, rows, strategies, ["hard"], ["hard_verdicts"], **kw)
-
-
-class ExactHardVerdicts(PlayOpeners):
-    """``hard_exact``: each opener's exact hard-mode verdict alone, no strategy played.
-
-    The question "can any strategy guarantee a hard-mode win from this opener?" needs
-    only the exact search (:mod:`wordle_core.search.hard`); this skips the strategies'
-    trees that :class:`HardVerdicts` also builds (about a quarter of that job's time
-    over every opener with the cheapest strategy).
-    """
-
-    def __init__(self, spec: LexiconSpec, rows: list[int], **kw: Any) -> None:
-        super().__init__(spec, rows, [], ["hard"], ["hard_exact"], **kw)
-
-
-class DecisionTrees(PlayOpeners):
-    """``trees`` per opener x strategy x mode: the solver plays from these alone."""
-
-    def __init__(self, spec: LexiconSpec, rows: list[int], strategies: list[str], modes: list[str],
-                 **kw: Any) -> None:
-        super().__init__(spec, rows, strategies, modes, ["trees"], **kw)

@@ -157,7 +157,7 @@ def test_graph_sees_function_level_and_relative_imports() -> None:
     g = graph()
     assert "wordle_core.game.state" in g["wordle_core.game.tree"]  # module level
     assert "wordle_core.files" in g["wordle_core.game.tree"]  # inside Tree.save_json
-    assert "pipelines.cli" in g["pipelines.scores"]  # ``from .cli import run_scores``
+    assert "pipelines.orchestration.stages" in g["pipelines.scores"]  # ``from .orchestration import stages``
     assert len(g) > 60
 
 
@@ -314,8 +314,23 @@ def pipeline_modules() -> list[str]:
 
 
 def test_pipeline_modules_found() -> None:
-    assert {"pipelines.scores", "pipelines.games", "pipelines.hard", "pipelines.trees"} <= set(
-        pipeline_modules())
+    assert {"pipelines.scores", "pipelines.games", "pipelines.hard", "pipelines.trees",
+            "pipelines.optimal", "pipelines.analysis"} <= set(pipeline_modules())
+
+
+COMPOSITES = {"pipelines.scores": {"ScoreOpeners"}, "pipelines.games": {"OpenerSummaries"},
+              "pipelines.hard": {"HardVerdicts", "ExactHardVerdicts"},
+              "pipelines.trees": {"DecisionTrees"}, "pipelines.optimal": {"ProveOpeners"}}
+
+
+@pytest.mark.parametrize("module", sorted(COMPOSITES))
+def test_pipeline_module_holds_its_composites(module: str) -> None:
+    """Each pipeline's named composites live in its own module (subclasses of Beam's
+    ``PTransform`` or of the shared ``PlayOpeners``), beside the ``run(argv)`` that runs them."""
+    classes = {n.name: {getattr(b, "attr", getattr(b, "id", "")) for b in n.bases}
+               for n in tree_of(module).body if isinstance(n, ast.ClassDef)}
+    composites = {c for c, bases in classes.items() if bases & {"PTransform", "PlayOpeners"}}
+    assert COMPOSITES[module] <= composites, composites
 
 
 @pytest.mark.parametrize("module", pipeline_modules())

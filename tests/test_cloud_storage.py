@@ -94,6 +94,21 @@ def test_quick_run_on_gcs_publishes_the_local_bytes(quick_gcs, quick_local) -> N
         assert avro.read_records(out, table) == avro.read_records(quick_local, table)
 
 
+def test_quick_run_on_dask_to_gcs_publishes_the_local_bytes(gcs_emulator, quick_local) -> None:
+    """The Dask runner (a local cluster of 2 worker processes, which reach the emulator
+    through the inherited ``STORAGE_EMULATOR_HOST``) writing to ``gs://``: every published
+    table, CSV and plot is the local DirectRunner run's bytes."""
+    pytest.importorskip("distributed")
+    out = _fresh(gcs_emulator, "quick-dask")
+    res = _wordle_lab(*QUICK, "--output", out, "--dask-workers", "2")
+    assert res.returncode == 0, res.stderr[-2000:]
+    assert "on DaskRunner" in res.stderr and "on DirectRunner" not in res.stderr, res.stderr[-2000:]
+    remote, local = _published_remote(out), _published_local(quick_local)
+    assert sorted(remote) == sorted(local) and len(local) > 10
+    assert [n for n in local if remote[n] != local[n]] == []
+    assert not [n for n in _objects(out) if n.startswith(".staging-")]
+
+
 def test_report_rank_and_tree_read_from_gcs(quick_gcs, quick_local, gcs_emulator) -> None:
     out, res = quick_gcs
     assert res.returncode == 0, res.stderr[-2000:]

@@ -13,6 +13,7 @@ from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
 from apache_beam.testing.util import assert_that, equal_to
 
 from pipelines import optimal
+from pipelines.orchestration.shards import Resume, ShardCorruptError
 from pipelines.orchestration.sink import read_table
 from pipelines.transforms import LexiconSpec
 from wordle_core.game.lexicon import load_lexicon
@@ -35,19 +36,28 @@ def _want(openers: list[str], hard: bool) -> dict[str, int | None]:
 def test_prove_openers_transform(tmp_path) -> None:
     lex = load_lexicon(LEX)
     words = list(lex.guesses[:6])
-    parts = optimal.plan_parts(lex.name, words, ["normal", "hard"], "all", 6, 4)
+    parts = optimal.plan_parts(words, ["normal", "hard"], 4)
     assert [len(p.openers) for p in parts] == [4, 2, 4, 2]
     spec = optimal.SearchSpec(LexiconSpec.of(lex), compare=True)
+    store = optimal.part_store(str(tmp_path), lex, parts, "all", 6, compare=True)
     want = [(m, w, v) for m in ("normal", "hard") for w, v in _want(words, m == "hard").items()]
     with BeamTestPipeline(argv=LOCAL) as p:
-        got = (p | beam.Create(parts) | optimal.ProveOpeners(spec, str(tmp_path))
+        got = (p | optimal.ProveOpeners(spec, parts, resume=Resume(store))
                | beam.Map(lambda tr: (tr[1]["mode"], tr[1]["opener"], tr[1]["total"])))
         assert_that(got, equal_to(want))
-    for part in parts:  # every part was checkpointed, and reads back as itself
-        recs = optimal.read_part(str(tmp_path), part)
-        assert recs is not None and sorted(r["opener"] for r in recs) == sorted(part.openers)
+    assert store.done() == {0, 1, 2, 3}
+    for i, part in enumerate(parts):  # every part was kept, and reads back as itself
+        recs = [r for _, r in store.read(i, part.items)]
+        assert sorted(r["opener"] for r in recs) == sorted(part.openers)
         for r in recs:
             assert r["default_total"] >= r["total"] and r["greedy_total"] >= r["total"]
+    with pytest.raises(ShardCorruptError):  # a part read as another is refused
+        store.read(0, parts[1].items)
+    # read back instead of proved: the same pairs, no proof (a solver would fail here)
+    with BeamTestPipeline(argv=LOCAL) as p:
+        again = (p | optimal.ProveOpeners(spec, parts, resume=Resume(store, frozenset(range(4))))
+                 | beam.Map(lambda tr: (tr[1]["mode"], tr[1]["opener"], tr[1]["total"])))
+        assert_that(again, equal_to(want))
 
 
 def test_run_writes_table_and_resumes(tmp_path, capsys) -> None:
@@ -67,20 +77,40 @@ def test_run_writes_table_and_resumes(tmp_path, capsys) -> None:
         rows = list(csv.DictReader(fh))
     normal = [int(r["total"]) for r in rows if r["mode"] == "normal" and r["total"]]
     assert normal == sorted(normal) and len(rows) == 18
-    # resume: a deleted part and a damaged part are recomputed, the other four are kept
-    parts = sorted((out / "optimal_parts").glob("*.avro"))
+    # resume: a deleted part, a damaged header and a damaged body are proved again, the
+    # other three are read back (the shared mechanism: pipelines.orchestration.shards)
+    parts = sorted((out / "optimal_parts").glob("*/shard-*.pkl"))
     assert len(parts) == 6
+    kept = {p: p.read_bytes() for p in parts[3:]}
     parts[0].unlink()
-    parts[1].write_bytes(b"not avro")
+    parts[1].write_bytes(b"not a part")
+    body = bytearray(parts[2].read_bytes())
+    body[-5] ^= 0xFF  # the header still claims the part: the worker's checksum refuses it
+    parts[2].write_bytes(bytes(body))
     capsys.readouterr()
     assert optimal.run([*argv, "--resume"]) == 0
     err = capsys.readouterr().err
-    assert "4 finished before, 2 to compute" in err
+    assert "4 finished before, 2 to compute" in err and "1 kept shard(s)" in err
     again = read_table(str(out), "optimal")
     key = lambda r: (r["mode"], r["opener"])
     assert sorted((key(r), r["total"]) for r in again) == sorted((key(r), r["total"]) for r in recs)
-    assert len(list((out / "optimal_parts").glob("*.avro"))) == 6
+    # the reused parts' records are the same bytes: their timings were not measured again
+    reused = _proved(kept)
+    assert len(reused) == 9 and sorted(map(repr, (r for r in again if key(r) in reused))) == \
+        sorted(map(repr, (r for r in recs if key(r) in reused)))
+    assert all(p.read_bytes() == b for p, b in kept.items())
+    assert len(list((out / "optimal_parts").glob("*/shard-*.pkl"))) == 6
     assert not list(out.rglob("*.tmp"))
+
+
+def _proved(kept) -> set[tuple[str, str]]:
+    """(mode, opener) of the records in kept part files."""
+    import pickle
+
+    out = set()
+    for data in kept.values():
+        out |= {(r["mode"], r["opener"]) for _, r in pickle.loads(data.split(b"\n", 3)[3])}
+    return out
 
 
 @pytest.mark.parametrize("argv", [
@@ -115,7 +145,7 @@ def test_ship_collects_finished_parts(tmp_path) -> None:
     base = ["--lexicon", LEX, "--openers", words, "--modes", "normal", "--part-size", "2",
             "--output", str(tmp_path / "o"), "--no-progress", *LOCAL]
     assert optimal.run(base) == 0
-    next((tmp_path / "o/optimal_parts").glob("*.avro")).unlink()  # one part unfinished
+    next((tmp_path / "o/optimal_parts").glob("*/shard-*.pkl")).unlink()  # one part unfinished
     assert optimal.run([*base, "--ship", str(tmp_path / "data")]) == 0
     with open(tmp_path / "data" / f"{LEX}-normal.csv") as fh:
         rows = list(csv.DictReader(fh))
@@ -202,7 +232,7 @@ def test_ctrl_c_inside_a_long_proof_is_one_line_and_prompt(tmp_path) -> None:
         t0 = time.time()
         # the run's plan line (its handlers are in place), then SALET's part
         while time.time() - t0 < 120 and not (any(x.startswith("optimal: ") for x in lines)
-                                              and len(list(parts.glob("*.avro"))) >= 1):
+                                              and len(list(parts.glob("*/shard-*.pkl"))) >= 1):
             assert proc.poll() is None, "".join(lines)[-800:]
             time.sleep(0.2)
         time.sleep(3)  # now inside KAAMA's proof
@@ -217,4 +247,4 @@ def test_ctrl_c_inside_a_long_proof_is_one_line_and_prompt(tmp_path) -> None:
         lines = [x for x in err.splitlines() if x.strip()]
         assert lines[-1].startswith("pipelines.optimal: interrupted") and "--resume" in lines[-1]
         assert "Traceback" not in err and "KeyboardInterrupt" not in err, err[-800:]
-        assert len(list(parts.glob("*.avro"))) == 1  # SALET's part survives for --resume
+        assert len(list(parts.glob("*/shard-*.pkl"))) == 1  # SALET's part survives for --resume

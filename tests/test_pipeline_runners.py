@@ -6,9 +6,10 @@ from types import SimpleNamespace
 
 import pytest
 
-from pipelines import jobs
+from pipelines import scores
 from pipelines.config import build_config
 from pipelines.options import DASK_RUNNER
+from pipelines.orchestration import stages
 from pipelines.orchestration.runner import local_dask_cluster
 
 LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
@@ -39,11 +40,11 @@ def test_dask_equals_direct_runner(tmp_path):
                 with Client(address) as client:  # the nanny's malloc-trim setting is off
                     env = client.run(lambda: __import__("os").environ.get("MALLOC_TRIM_THRESHOLD_"))
                 assert len(env) == 2 and set(env.values()) == {None}
-                jobs.run_scores(cfg, args, None)
-                jobs.run_play(cfg, TABLES, args, None)
+                scores.score(cfg, args, None)
+                stages.run_play(cfg, TABLES, stages.play_composite(cfg, TABLES), args, None)
         else:
-            jobs.run_scores(cfg, args, None)
-            jobs.run_play(cfg, TABLES, args, None)
+            scores.score(cfg, args, None)
+            stages.run_play(cfg, TABLES, stages.play_composite(cfg, TABLES), args, None)
     a, b = _files(direct), _files(dask)
     assert sorted(a) == ["hard_verdicts/hard_verdicts-00000-of-00001.avro",
                          "opener_scores/opener_scores-00000-of-00001.avro",
@@ -63,7 +64,8 @@ def test_dataflow_job_builds_offline():
                        output="gs://wordle-lab-example/out", openers="salet", strategies="entropy",
                        modes="hard")
     ns = SimpleNamespace(matrix_path="gs://wordle-lab-example/patterns.npy", progress=True, dask_workers=None)
-    res = jobs.run_play(cfg, ["opener_summaries", "hard_verdicts"], [
+    tables = ["opener_summaries", "hard_verdicts"]
+    res = stages.run_play(cfg, tables, stages.play_composite(cfg, tables), [
         "--runner=DataflowRunner", "--project=wordle-lab-example", "--region=us-central1",
         "--temp_location=gs://wordle-lab-example/tmp", "--dry_run=True"], ns)
     assert res.dry_run and res.runner == "DataflowRunner" and res.files == []

@@ -5,8 +5,9 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from pipelines import jobs
+from pipelines import games, scores, trees
 from pipelines.config import build_config
+from pipelines.orchestration import stages
 from wordle_core.analysis.simulate import simulate
 from wordle_core.cli import main
 from wordle_core.game.matrix import pattern_matrix
@@ -22,11 +23,11 @@ def out(tmp_path_factory):
     cfg = build_config(None, lexicon="wordle",
                        output=str(d), openers="salet,crane", strategies="entropy,minimax",
                        modes="normal,hard")
-    jobs.run_scores(cfg, LOCAL, None)
+    scores.score(cfg, LOCAL, None)
     hard_only = build_config(None, lexicon="wordle",
                              output=str(d), openers="salet,crane", strategies="entropy,minimax",
                              modes="hard")
-    jobs.run_play(hard_only, ["trees"], LOCAL, None)
+    trees.play(hard_only, LOCAL, None)
     return d
 
 
@@ -96,23 +97,23 @@ def test_found_opener_scores(out, tmp_path, wordle):
 def test_counters_and_summary_line(tmp_path):
     cfg = build_config(None, lexicon="wordle",
                        output=str(tmp_path), openers="fuzzy", strategies="entropy", modes="hard")
-    res = jobs.run_play(cfg, ["opener_summaries"], LOCAL, None)
+    res = games.play(cfg, LOCAL, None)
     (rec,) = tables.read_avro_records(tables.table_files(tmp_path, "opener_summaries"))
     assert res.counters["openers_done"] == res.counters["trees_built"] == 1
     assert res.counters["games_played"] == rec["games"] == 2315
     assert res.counters["games_failed"] == rec["failures"] > 0
-    assert "2,315 games" in jobs.describe(res)
+    assert "2,315 games" in stages.describe(res)
     # the tree's CPU, counted per strategy and mode
-    ((key, (ms, n)),) = jobs.tree_cpu(res.counters).items()
+    ((key, (ms, n)),) = stages.tree_cpu(res.counters).items()
     assert key == ("entropy", "hard") and n == 1 and 0 < ms < 60_000
-    assert f"CPU per tree: entropy hard {ms:,.1f} ms" in jobs.describe(res)
+    assert f"CPU per tree: entropy hard {ms:,.1f} ms" in stages.describe(res)
 
 
 def test_tree_cpu_per_strategy_and_mode():
     """CPU-ms per tree from the counters: microseconds summed / trees, normal mode first."""
     c = {"trees:entropy:hard": 4, "tree_cpu_us:entropy:hard": 10_000, "trees:default:normal": 2,
          "tree_cpu_us:default:normal": 90_000, "trees:default:hard": 0, "games_played": 5}
-    assert jobs.tree_cpu(c) == {("default", "normal"): (45.0, 2), ("entropy", "hard"): (2.5, 4)}
+    assert stages.tree_cpu(c) == {("default", "normal"): (45.0, 2), ("entropy", "hard"): (2.5, 4)}
 
 
 def test_avg_eliminated_strategies_take_the_table(out, wordle, monkeypatch):

@@ -9,7 +9,8 @@ from apache_beam.options.pipeline_options import PipelineOptions
 from apache_beam.testing import test_pipeline as beam_testing
 from apache_beam.testing.util import assert_that, equal_to
 
-from pipelines import records, transforms
+from pipelines import games, hard, records, scores, transforms
+from pipelines import trees as tree_pipeline
 from pipelines.orchestration import generation
 from pipelines.orchestration.sink import WriteTables, read_table
 from wordle_core.game.matrix import pattern_matrix
@@ -29,10 +30,10 @@ def _expected_trees(lex, rows, strategies, modes):
     mat = pattern_matrix(lex)
     out = []
     for s in strategies:
-        for hard in sorted({m == "hard" for m in modes}):
+        for is_hard in sorted({m == "hard" for m in modes}):
             strat = get_strategy(s)
             for r in rows:
-                out.append(Tree.build(strat, GameState.new(lex, hard, mat), r))
+                out.append(Tree.build(strat, GameState.new(lex, is_hard, mat), r))
     return out
 
 
@@ -42,7 +43,7 @@ def test_score_openers(small_lex):
     sc = compute_opener_scores(small_lex, pattern_matrix(small_lex), np.array(rows))
     expected = [("opener_scores", r) for r in records.score_records(small_lex, np.array(rows), sc)]
     with _pipeline() as p:
-        out = p | transforms.ScoreOpeners(spec, rows, block=64)
+        out = p | scores.ScoreOpeners(spec, rows, block=64)
         assert_that(out, equal_to(expected))
 
 
@@ -53,7 +54,7 @@ def test_opener_summaries(small_lex):
     expected = [("opener_summaries", records.summary_record(t, 3)) for t in trees]
     assert all(sum(r["histogram"]) == len(small_lex.answers) for _, r in expected)
     with _pipeline() as p:
-        out = p | transforms.OpenerSummaries(spec, rows, ["entropy", "minimax"], ["normal", "hard"],
+        out = p | games.OpenerSummaries(spec, rows, ["entropy", "minimax"], ["normal", "hard"],
                                              worst_games=3)
         assert_that(out, equal_to(expected))
 
@@ -65,7 +66,7 @@ def test_games_output(small_lex):
     expected = [("opener_summaries", records.summary_record(tree))]
     expected += [("games", g) for g in records.game_records(tree)]
     with _pipeline() as p:
-        out = p | transforms.OpenerSummaries(spec, rows, ["expected-size"], ["normal"], games=True)
+        out = p | games.OpenerSummaries(spec, rows, ["expected-size"], ["normal"], games=True)
         assert_that(out, equal_to(expected))
 
 
@@ -76,7 +77,7 @@ def test_hard_verdicts(small_lex):
     exact = records.exact_hard_verdict(small_lex, 0, pattern_matrix(small_lex), None)
     expected = [("hard_verdicts", records.verdict_record(t, exact)) for t in trees]
     with _pipeline() as p:
-        out = p | transforms.HardVerdicts(spec, rows, ["entropy", "partitions"])
+        out = p | hard.HardVerdicts(spec, rows, ["entropy", "partitions"])
         assert_that(out, equal_to(expected))
 
 
@@ -86,7 +87,7 @@ def test_decision_trees(small_lex):
     trees = _expected_trees(small_lex, rows, ["minimax"], ["normal", "hard"])
     expected = [("trees", records.tree_record(t)) for t in trees]
     with _pipeline() as p:
-        out = p | transforms.DecisionTrees(spec, rows, ["minimax"], ["normal", "hard"])
+        out = p | tree_pipeline.DecisionTrees(spec, rows, ["minimax"], ["normal", "hard"])
         assert_that(out, equal_to(expected))
 
 
@@ -97,7 +98,7 @@ def test_write_tables_all_shards_sorted(small_lex, tmp_path, shards):
     out_dir = str(tmp_path)
     gen = generation.begin(out_dir, "cfg", small_lex.fingerprint)
     with _pipeline() as p:
-        pairs = p | transforms.ScoreOpeners(spec, rows, block=50)
+        pairs = p | scores.ScoreOpeners(spec, rows, block=50)
         written = pairs | WriteTables(gen.root, ["opener_scores", "trees"], shards)
         assert_that(written | beam.Map(lambda path: path.rsplit("/", 1)[-1]),
                     equal_to([f"{t}-{s:05d}-of-{shards:05d}.avro" for t in ("opener_scores", "trees")
@@ -123,7 +124,7 @@ def test_hard_verdicts_exact_once_per_opener(small_lex, monkeypatch):
     spec = transforms.LexiconSpec.of(small_lex)
     rows = [small_lex.guess_index[w] for w in small_lex.answers[30:32]]
     with _pipeline() as p:
-        out = (p | transforms.HardVerdicts(spec, rows, ["entropy", "minimax"], exact_node_budget=1234)
+        out = (p | hard.HardVerdicts(spec, rows, ["entropy", "minimax"], exact_node_budget=1234)
                | beam.Map(lambda tr: (tr[1]["opener"], tr[1]["strategy"], tr[1]["exact_verdict"])))
         assert_that(out, equal_to([
             (small_lex.guesses[r], s, "feasible" if r % 2 else "infeasible")
@@ -176,7 +177,7 @@ def test_exact_hard_verdicts_play_no_strategy(small_lex, monkeypatch):
             for r in rows]
     assert {v for *_, v in want} <= {"feasible", "infeasible"}
     with _pipeline() as p:
-        out = (p | transforms.ExactHardVerdicts(spec, rows, exact_node_budget=0)
+        out = (p | hard.ExactHardVerdicts(spec, rows, exact_node_budget=0)
                | beam.MapTuple(lambda table, rec: (rec["opener"], rec["mode"], rec["strategy"],
                                                    rec["exact_verdict"]) if table == "hard_exact"
                                else ("wrong table", table, "", "")))
@@ -217,17 +218,17 @@ def test_play_order_puts_openers_of_the_same_letters_together():
 def test_play_stage_cuts_shards_in_play_order_and_hashes_the_order(tmp_path, monkeypatch):
     """The play stage's shards are slices of the play order, and the order is part of the
     config hash, so a resume never reuses shards that were cut from another order."""
-    from pipelines import jobs
     from pipelines.config import build_config
+    from pipelines.orchestration import stages
     from pipelines.orchestration.generation import config_hash
 
     cfg = build_config(None, lexicon="wordle",
                        output=str(tmp_path), openers="salet,crane,slate", strategies="entropy",
                        modes="normal")
-    lex = jobs.lexicon_of(cfg)
+    lex = stages.lexicon_of(cfg)
     rows = [lex.guess_index[w] for w in ("salet", "crane", "slate")]
-    gen = jobs.open_generation(cfg, None, [], "play:opener_summaries")
-    work, _, _ = jobs.play_stage(cfg, lex, rows, ["opener_summaries"], gen)
+    gen = stages.open_generation(cfg, None, [], "play:opener_summaries")
+    work, _, _ = stages.play_stage(cfg, lex, rows, ["opener_summaries"], gen)
     played = [lex.guesses[r] for shard in work for r, _ in shard]
     assert played == ["crane", "salet", "slate"]
     assert gen.config_hash == config_hash(cfg, "play:opener_summaries", transforms.PLAY_ORDER)
@@ -255,29 +256,39 @@ def test_play_order_changes_no_record(small_lex):
     assert play(transforms.play_order(rows, words)) == play(sorted(rows))
 
 
-def test_job_functions_use_the_named_transforms(small_lex):
-    """Each pipeline job runs its named composite; the main job's several tables one PlayOpeners."""
+def test_each_pipeline_module_runs_its_named_composite(small_lex):
+    """Each pipeline module hands its stage its own named composite; the main job's several
+    tables are one PlayOpeners."""
     from pipelines.config import build_config
-    from pipelines.jobs import play_transform
+    from pipelines.orchestration import stages
 
     spec = transforms.LexiconSpec.of(small_lex)
     cfg = build_config(None, strategies="entropy", modes="normal,hard")
-    picks = {tuple(t): play_transform(spec, [0, 1], cfg, t, None)
-             for t in (["opener_summaries"], ["opener_summaries", "games"], ["hard_verdicts"], ["trees"],
-                       ["opener_summaries", "hard_verdicts"], ["hard_exact"])}
-    assert {k: (label, type(tr).__name__) for k, (label, tr) in picks.items()} == {
-        ("opener_summaries",): ("OpenerSummaries", "OpenerSummaries"),
-        ("opener_summaries", "games"): ("OpenerSummaries", "OpenerSummaries"),
-        ("hard_verdicts",): ("HardVerdicts", "HardVerdicts"),
-        ("trees",): ("DecisionTrees", "DecisionTrees"),
-        ("opener_summaries", "hard_verdicts"): ("PlayOpeners", "PlayOpeners"),
-        ("hard_exact",): ("ExactHardVerdicts", "ExactHardVerdicts"),
+    picks = {
+        "scores": scores.composite(spec, [0, 1]),
+        "games": games.composite(cfg.strategies, cfg.modes)(spec, [0, 1]),
+        "games+games": games.composite(cfg.strategies, cfg.modes, games=True)(spec, [0, 1]),
+        "hard": hard.composite(cfg.strategies)(spec, [0, 1]),
+        "hard --exact-only": hard.composite(cfg.strategies, exact_only=True)(spec, [0, 1]),
+        "trees": tree_pipeline.composite(cfg.strategies, cfg.modes)(spec, [0, 1]),
+        "run": stages.play_composite(cfg, ["opener_summaries", "hard_verdicts"])(spec, [0, 1]),
     }
-    assert picks[("hard_exact",)][1].fn.strategies == []
-    assert picks[("opener_summaries", "games")][1].fn.tables == {"opener_summaries", "games"}
+    assert {k: (label, type(tr).__name__) for k, (label, tr) in picks.items()} == {
+        "scores": ("ScoreOpeners", "ScoreOpeners"),
+        "games": ("OpenerSummaries", "OpenerSummaries"),
+        "games+games": ("OpenerSummaries", "OpenerSummaries"),
+        "hard": ("HardVerdicts", "HardVerdicts"),
+        "hard --exact-only": ("ExactHardVerdicts", "ExactHardVerdicts"),
+        "trees": ("DecisionTrees", "DecisionTrees"),
+        "run": ("PlayOpeners", "PlayOpeners"),
+    }
+    assert type(picks["games"][1]).__module__ == "pipelines.games"
+    assert picks["hard --exact-only"][1].fn.strategies == []
+    assert picks["games+games"][1].fn.tables == {"opener_summaries", "games"}
+    assert picks["run"][1].fn.tables == {"opener_summaries", "hard_verdicts"}
     # (hard mode only, in play order: by each opener's sorted letters)
     want = [(r, True) for r in transforms.play_order([0, 1], small_lex.guesses)]
-    assert picks[("hard_verdicts",)][1].elements == want
+    assert picks["hard"][1].elements == want
 
 
 def test_memo_bound_counts_every_strategy_and_mode(small_lex, monkeypatch):

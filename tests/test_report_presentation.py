@@ -11,7 +11,7 @@ import pytest
 from _report_data import browse, chromium, synthetic_tables, write_tables
 
 from pipelines import report as report_mod
-from pipelines.jobs import describe
+from pipelines.orchestration.stages import describe
 from pipelines.report_html import PLOT_TITLES, VERDICT_LABELS, user_note
 
 OPENERS = ["salet", "crane", "trace", "slate", "fuzzy", "queue", "blimp", "perms", "rowth", "clots",

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from pipelines import cli as pcli
+from pipelines import analysis as pcli
 from wordle_core.cli import main
 from wordle_core.tables import avro
 

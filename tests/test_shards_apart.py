@@ -19,7 +19,7 @@ from apache_beam.options.pipeline_options import PipelineOptions
 from apache_beam.testing.test_pipeline import TestPipeline as BeamTestPipeline
 from apache_beam.testing.util import BeamAssertException, assert_that, equal_to
 
-from pipelines import jobs
+from pipelines.orchestration import stages
 from pipelines.orchestration.shards import ResumableShards, ShardStore, Work, cut
 from wordle_core.cli import main
 
@@ -104,13 +104,13 @@ def test_tables_written_apart_are_byte_identical(tmp_path: Path, monkeypatch):
             "--strategies", "entropy,default", "--modes", "normal,hard", "--no-progress", *LOCAL]
     assert main([*args, "--output", str(tmp_path / "apart")]) == 0
 
-    real = jobs.execute
+    real = stages.execute
 
     def together(*a, **kw):  # the play's own output goes to the sink, as before
         kw.pop("apart", None)
         return real(*a, **kw)
 
-    monkeypatch.setattr(jobs, "execute", together)
+    monkeypatch.setattr(stages, "execute", together)
     assert main([*args, "--output", str(tmp_path / "together")]) == 0
     apart, together_ = _tables(tmp_path / "apart"), _tables(tmp_path / "together")
     assert apart and apart == together_

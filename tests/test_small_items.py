@@ -57,8 +57,8 @@ def test_simulate_from_a_saved_tree_says_so_not_zero_ms(small_lex, tmp_path):
 
 
 def test_pipeline_scores_result_names_the_table_and_top_openers(tmp_path):
-    from pipelines.cli import scores_result
     from pipelines.config import build_config
+    from pipelines.scores import scores_result
 
     lex = load_lexicon("wordle")
     recs = [{"lexicon": "wordle", "mode": "normal", "strategy": "-", "opener": w,

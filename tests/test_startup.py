@@ -126,16 +126,17 @@ def test_cold_kernel_cache_is_seen_from_file_names(tmp_path, monkeypatch):
     """Warm only when a warm-up of the same kind finished since the kernels last changed and
     both kernel directories hold compiled code (a fresh checkout used to warm on every run:
     it looked for the buckets package's kernels in the wrong directory)."""
-    from pipelines import jobs, transforms
+    from pipelines import transforms
     from pipelines.config import build_config
-    from pipelines.orchestration import warm
+    from pipelines.orchestration import stages, warm
     from wordle_core.game.lexicon import load_lexicon
 
     def play_fn(strategies: list[str]):
         cfg = dataclasses.replace(build_config(str(ROOT / "configs" / "quick.yaml")),
                                   strategies=tuple(strategies))
         spec = transforms.LexiconSpec.of(load_lexicon("wordle"))
-        return jobs.play_transform(spec, [], cfg, ["opener_summaries"], None)[1].fn
+        tables = ["opener_summaries"]
+        return stages.play_composite(cfg, tables)(spec, [], **stages.play_options(cfg, tables, None))[1].fn
 
     kernels, buckets = tmp_path / "kernels", tmp_path / "buckets"
     dirs = (kernels, buckets)

@@ -19,7 +19,7 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from pipelines import cli as pcli
+from pipelines import analysis as pcli
 from pipelines.orchestration import generation
 from pipelines.orchestration.shards import ShardStore, cut
 from wordle_core.cli import main

@@ -11,8 +11,7 @@ from __future__ import annotations
 import logging
 from pathlib import Path
 
-from pipelines import jobs
-from pipelines.orchestration import shards, warm
+from pipelines.orchestration import shards, stages, warm
 from pipelines.transforms import LexiconSpec, PlayOpenerFn
 from wordle_core.cli import main
 
@@ -70,14 +69,14 @@ def test_big_local_stages_warm_first_with_the_same_tables(tmp_path: Path, monkey
         calls.append(fn)
         return warm.compile_first(fn)
 
-    monkeypatch.setattr(jobs, "compile_first", recorded)
-    monkeypatch.setattr(jobs, "cache_is_cold", lambda fn: False)  # (a cold cache warms any stage)
-    monkeypatch.setattr(jobs, "WARM_MIN", 10**9)  # a small stage: no warm-up
+    monkeypatch.setattr(stages, "compile_first", recorded)
+    monkeypatch.setattr(stages, "cache_is_cold", lambda fn: False)  # (a cold cache warms any stage)
+    monkeypatch.setattr(stages, "WARM_MIN", 10**9)  # a small stage: no warm-up
     assert main([*ARGS, *LOCAL, "--output", str(tmp_path / "cold")]) == 0
     assert calls == []
     # big means items left to play, not shards: 24 items ((opener, mode) pairs) in 4 shards
-    monkeypatch.setattr(jobs, "cut", lambda items: shards.cut(items, 4))
-    monkeypatch.setattr(jobs, "WARM_MIN", 24)
+    monkeypatch.setattr(stages, "cut", lambda items: shards.cut(items, 4))
+    monkeypatch.setattr(stages, "WARM_MIN", 24)
     assert main([*ARGS, *LOCAL, "--output", str(tmp_path / "warm")]) == 0
     assert len(calls) == 1 and set(calls[0].strategies) == {"entropy", "default"}
     cold, warmed = _tables(tmp_path / "cold"), _tables(tmp_path / "warm")
@@ -97,9 +96,9 @@ def test_a_cold_cache_warms_even_a_small_stage_as_its_own_step(tmp_path: Path, m
         shown.append("warmed")
         return 0.0
 
-    monkeypatch.setattr(jobs, "compile_first", recorded)
-    monkeypatch.setattr(jobs, "cache_is_cold", lambda fn: True)
-    monkeypatch.setattr(jobs, "WARM_MIN", 10**9)
+    monkeypatch.setattr(stages, "compile_first", recorded)
+    monkeypatch.setattr(stages, "cache_is_cold", lambda fn: True)
+    monkeypatch.setattr(stages, "WARM_MIN", 10**9)
     args = [a for a in ARGS if a != "--no-progress"]
     assert main([*args, *LOCAL, "--output", str(tmp_path / "out")]) == 0
     assert shown == ["warmed"]

@@ -4,7 +4,8 @@ Every stage's graph is :func:`sharded`: its items cut into shards, each shard on
 element, the stage's :class:`Work` (a plain object yielding ``(table, record)`` pairs
 per item, not a ``DoFn``) run by one ``DoFn`` over a shard at a time. Resuming is an
 option of that graph (:class:`Resume`), which the named composites take
-(:class:`pipelines.transforms.PlayOpeners`, :class:`~pipelines.transforms.ScoreOpeners`)::
+(:class:`pipelines.transforms.PlayOpeners`, :class:`pipelines.scores.ScoreOpeners`,
+:class:`pipelines.optimal.ProveOpeners`)::
 
     store = ShardStore(generation.shards_dir, "play")
     pairs = p | "PlayOpeners" >> PlayOpeners(..., resume=Resume(store, store.done()))
@@ -24,8 +25,8 @@ fingerprint), all under the file's checksum. A shard whose record does not match
 shard it is read as (a file copied over another index, or from another run or config)
 is computed again, never emitted: the driver says so in one note.
 
-Used by ``wordle-lab run`` and ``wordle-lab pipeline ...`` (``pipelines.optimal`` still
-keeps its own part files).
+Used by every pipeline: ``wordle-lab run``, ``wordle-lab pipeline ...`` and
+``pipelines.optimal`` (whose parts are its shards, one store per plan).
 """
 
 from __future__ import annotations

@@ -1,9 +1,9 @@
 """Pipeline commands: ``pipeline {scores,games,hard,trees}``, ``run``, ``report``, ``rank``.
 
 ``pipeline`` and ``run`` hand their whole argument list to the pipeline's own
-``run(argv)`` (:mod:`pipelines.cli`), because every flag we do not know belongs to
-Apache Beam; those sub-parsers therefore treat ``--flags`` as plain words
-(``prefix_chars='+'``) and ``--help`` is answered by the pipeline's parser.
+``run(argv)`` (:mod:`pipelines.scores` ..., :mod:`pipelines.analysis` for ``run``),
+because every flag we do not know belongs to Apache Beam; those sub-parsers therefore
+treat ``--flags`` as plain words (``prefix_chars='+'``) and ``--help`` is answered by the pipeline's parser.
 """
 
 from __future__ import annotations
@@ -54,17 +54,27 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=cmd_rank)
 
 
-def cmd_pipeline(args: argparse.Namespace) -> int:
-    from pipelines import cli
+def _preflight(argv: list[str]) -> None:
+    """A ``--dask_client_address`` that does not answer is one line within seconds, checked
+    before the pipeline modules (and so Beam) are imported."""
+    from pipelines.orchestration.cloud import check_dask_scheduler
 
-    return {"scores": cli.run_scores, "games": cli.run_games, "hard": cli.run_hard,
-            "trees": cli.run_trees}[args.name](args.args)
+    check_dask_scheduler(argv)
+
+
+def cmd_pipeline(args: argparse.Namespace) -> int:
+    _preflight(args.args)
+    from pipelines import games, hard, scores, trees
+
+    return {"scores": scores.run, "games": games.run, "hard": hard.run,
+            "trees": trees.run}[args.name](args.args)
 
 
 def cmd_run(args: argparse.Namespace) -> int:
-    from pipelines import cli
+    _preflight(args.args)
+    from pipelines import analysis
 
-    return cli.run_main(args.args)
+    return analysis.run(args.args)
 
 
 def cmd_report(args: argparse.Namespace) -> int:

@@ -1,4 +1,13 @@
-"""The pipelines as functions of a :class:`JobConfig`: validate, select openers, run.
+"""How a pipeline's stage runs: validate, select openers, open the generation, resume, run.
+
+Each pipeline module (:mod:`pipelines.scores`, :mod:`~pipelines.games`,
+:mod:`~pipelines.hard`, :mod:`~pipelines.trees`) holds its named composite and hands
+it here as a :data:`Composite`: a function of the lexicon, the opener rows and the
+stage's options (matrix path, progress directory, ``resume=``) returning its label
+and the transform. :func:`run_scores` / :func:`run_play` cut the stage's shards, verify
+what ``--resume`` may reuse, and run ``pipeline | label >> composite`` through
+:func:`pipelines.orchestration.runner.execute`; the composite is built once, with all it
+needs, and never changed afterwards.
 
 Everything the user can get wrong (lexicon, strategy names, opener words, output
 directory) is checked here, in the driver, before a worker starts, so mistakes are
@@ -8,6 +17,7 @@ one line and exit code 2 instead of a worker traceback.
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from typing import Any
 
 from wordle_core.errors import WordleError
@@ -15,16 +25,21 @@ from wordle_core.game.lexicon import Lexicon, load_lexicon
 from wordle_core.search.openers import top_openers
 from wordle_core.strategies import get_strategy
 
-from . import transforms
-from .config import ConfigError, JobConfig, OpenerSelection
-from .options import check_beam_args
-from .orchestration import generation
-from .orchestration.generation import Generation, config_hash
-from .orchestration.runner import JobProgress, RunResult, Stage, as_failure, ensure_output, execute, is_dry
-from .orchestration.shards import NOT_KEPT, Resume, ShardStore, cut, verified_reuse
-from .orchestration.warm import WARM_MIN, cache_is_cold, compile_first
+from .. import transforms
+from ..config import ConfigError, JobConfig, OpenerSelection
+from ..options import check_beam_args
+from . import generation
+from .generation import Generation, config_hash
+from .runner import JobProgress, RunResult, Stage, as_failure, ensure_output, execute, is_dry
+from .shards import Resume, ShardStore, cut, verified_reuse
+from .warm import WARM_MIN, cache_is_cold, compile_first
 
 PLAY_TABLES = ("opener_summaries", "games", "trees", "hard_verdicts", "hard_exact")
+
+Composite = Callable[..., tuple[str, Any]]
+"""A pipeline's named composite, as the stage builds it: ``composite(spec, rows, **options)
+-> (label, transform)``; ``options`` are the stage's (``matrix_path``, ``progress_dir``,
+``resume``, and for play stages :func:`play_options`)."""
 
 
 def lexicon_of(cfg: JobConfig) -> Lexicon:
@@ -97,9 +112,10 @@ def score_stage(cfg: JobConfig, lex: Lexicon, gen: Generation) -> tuple[list, Sh
     return work, store, Stage("opener scores", len(rows), SCORE_WEIGHT, 0, reused)
 
 
-def run_scores(cfg: JobConfig, beam_args: list[str], ns: Any = None, *, gen: Generation | None = None,
-               progress: JobProgress | None = None) -> RunResult:
-    """``opener_scores`` for ``cfg.score_openers`` (default all), vectorised in blocks, resumable."""
+def run_scores(cfg: JobConfig, composite: Composite, beam_args: list[str], ns: Any = None, *,
+               gen: Generation | None = None, progress: JobProgress | None = None) -> RunResult:
+    """``opener_scores`` for ``cfg.score_openers`` (default all), vectorised in blocks, resumable:
+    ``pipeline | label >> composite(spec, rows, ...)`` (:func:`pipelines.scores.composite`)."""
     lex = lexicon_of(cfg)
     own = gen is None
     if gen is None:
@@ -116,8 +132,9 @@ def run_scores(cfg: JobConfig, beam_args: list[str], ns: Any = None, *, gen: Gen
     rows = select_rows(lex, cfg.score_openers)
 
     def build(p, pdir, emit=True):  # the named composite, its shards kept in the generation
-        return p | "ScoreOpeners" >> transforms.ScoreOpeners(
-            spec, rows, matrix_path=mpath, progress_dir=pdir, resume=Resume(store, frozenset(reuse), emit))
+        label, transform = composite(spec, rows, matrix_path=mpath, progress_dir=pdir,
+                                     resume=Resume(store, frozenset(reuse), emit))
+        return p | label >> transform
 
     with _guard(gen, own):
         res = execute(build, gen, ["opener_scores"], beam_args, progress=progress, stage=stage.name,
@@ -143,10 +160,11 @@ def play_stage(cfg: JobConfig, lex: Lexicon, rows: list[int], tables: list[str],
     return work, store, Stage("play", len(elements), weight, games, reused)
 
 
-def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = None,
-             rows: list[int] | None = None, *, gen: Generation | None = None,
+def run_play(cfg: JobConfig, tables: list[str], composite: Composite, beam_args: list[str],
+             ns: Any = None, rows: list[int] | None = None, *, gen: Generation | None = None,
              progress: JobProgress | None = None) -> RunResult:
-    """Play every answer from the selected openers: summaries / games / trees / verdicts."""
+    """Play every answer from the selected openers: summaries / games / trees / verdicts,
+    ``pipeline | label >> composite(spec, rows, ...)`` (e.g. :func:`pipelines.games.composite`)."""
     bad = [t for t in tables if t not in PLAY_TABLES]
     if bad or not tables:
         raise ConfigError(f"nothing to play: tables {tables}")
@@ -166,9 +184,10 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
         progress.add(stage)
 
     kept = Resume(store, frozenset(reuse))
+    options = play_options(cfg, tables, mpath)
 
-    def play(pdir: str | None, resume: Resume) -> tuple[str, transforms.PlayOpeners]:
-        return play_transform(spec, rows, cfg, tables, mpath, progress_dir=pdir, resume=resume)
+    def play(pdir: str | None, resume: Resume) -> tuple[str, Any]:
+        return composite(spec, rows, progress_dir=pdir, resume=resume, **options)
 
     def build(p, pdir, emit=True):  # the named composite, its shards kept in the generation
         label, transform = play(pdir, Resume(store, kept.reuse, emit))
@@ -179,7 +198,7 @@ def run_play(cfg: JobConfig, tables: list[str], beam_args: list[str], ns: Any = 
 
     # a big stage, or any on a cold kernel cache, compiles the kernels once, in a child
     # process, before its workers start; on a cold cache that is a step shown on its own
-    first = play(None, NOT_KEPT)[1].fn
+    first = play(None, Resume())[1].fn
     cold = cache_is_cold(first)
     warm = None
     if stage.items - stage.done >= WARM_MIN or cold:
@@ -209,29 +228,23 @@ def _guard(gen: Generation, own: bool):
         raise as_failure(exc, gen, "publishing failed") from exc
 
 
-def play_transform(spec: transforms.LexiconSpec, rows: list[int], cfg: JobConfig, tables: list[str],
-                   matrix_path: str | None, *, progress_dir: str | None = None,
-                   resume: Resume = NOT_KEPT) -> tuple[str, transforms.PlayOpeners]:
-    """The named composite transform that writes ``tables``, with its label.
+def play_options(cfg: JobConfig, tables: list[str], matrix_path: str | None) -> dict[str, Any]:
+    """The options every play composite takes from the config (besides its strategies and
+    modes): worst games kept, the exact search's node budget, the matrix, and what
+    ``exact_implied_by`` proves feasible (verdict tables only)."""
+    return {"worst_games": cfg.worst_games, "exact_node_budget": cfg.exact_node_budget,
+            "matrix_path": matrix_path,
+            "exact_implied": implied_feasible(cfg) if transforms.VERDICT_TABLES & set(tables) else None}
 
-    ``OpenerSummaries`` (+ games), ``HardVerdicts``, ``ExactHardVerdicts`` or
-    ``DecisionTrees``; the main job,
-    which writes several kinds in one pass over the openers, uses ``PlayOpeners``.
-    """
-    s, m = list(cfg.strategies), list(cfg.modes)
-    kw: dict[str, Any] = {"worst_games": cfg.worst_games, "exact_node_budget": cfg.exact_node_budget,
-                          "matrix_path": matrix_path, "progress_dir": progress_dir, "resume": resume,
-                          "exact_implied": implied_feasible(cfg)
-                          if transforms.VERDICT_TABLES & set(tables) else None}
-    if "opener_summaries" in tables and set(tables) <= {"opener_summaries", "games"}:
-        return "OpenerSummaries", transforms.OpenerSummaries(spec, rows, s, m, games="games" in tables, **kw)
-    if list(tables) == ["hard_verdicts"]:
-        return "HardVerdicts", transforms.HardVerdicts(spec, rows, s, **kw)
-    if list(tables) == ["hard_exact"]:
-        return "ExactHardVerdicts", transforms.ExactHardVerdicts(spec, rows, **kw)
-    if list(tables) == ["trees"]:
-        return "DecisionTrees", transforms.DecisionTrees(spec, rows, s, m, **kw)
-    return "PlayOpeners", transforms.PlayOpeners(spec, rows, s, m, tables, **kw)
+
+def play_composite(cfg: JobConfig, tables: list[str]) -> Composite:
+    """:class:`~pipelines.transforms.PlayOpeners` writing ``tables`` in one pass over the
+    openers (the main job's play stage; each pipeline module has its own composite)."""
+
+    def composite(spec: transforms.LexiconSpec, rows: list[int], **options: Any) -> tuple[str, Any]:
+        return "PlayOpeners", transforms.PlayOpeners(spec, rows, list(cfg.strategies), list(cfg.modes),
+                                                     list(tables), **options)
+    return composite
 
 
 def implied_feasible(cfg: JobConfig) -> tuple[str, tuple[str, ...]] | None:
