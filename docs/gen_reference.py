@@ -116,9 +116,9 @@ def _forwarding_parsers() -> dict[str, argparse.ArgumentParser]:
     original = entry.OneLineParser
     entry.OneLineParser = Catch  # type: ignore[misc]
     try:
-        for name, entry in entries.items():
+        for name, run in entries.items():
             try:
-                entry([])
+                run([])
             except _CapturedError as c:
                 found[name] = c.parser
             else:
