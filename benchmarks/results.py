@@ -53,6 +53,7 @@ KOTLIN_FAMILY = (("simple", "Simple"), ("test-all-scored", "TestAllScored"),
                  ("test-all-full", "TestAllFull"), ("balanced", "Balanced"))
 PUBLISHED_TOP10 = ("salet", "reast", "crate", "trace", "slate", "crane", "carle", "slane", "carte", "torse")
 NAMED_HARD = ("salet", "crane", "crate", "slate", "trace", "raise", "arose", "soare")
+PUBLISHED_BEST_TODAY = "TARSE 11,219, the fewest (Alex Selby, 2023)"
 PUBLISHED_TODAY = {"tarse-normal": "11,219 (Alex Selby, 2023)", "tarse-hard": "11,627 (Alex Selby, 2023)"}
 
 
@@ -139,7 +140,7 @@ def _wrap(text: str) -> str:
 
 def block_today() -> list[str]:
     """Today's NYT game: the best first guess by entropy, `default` and the optimum from it."""
-    from wordle_core.api import optimal, simulate
+    from wordle_core.api import optimal, proven_ranking, simulate
     from wordle_core.engine import load_lexicon
     from wordle_core.search.openers import opener_scores
 
@@ -149,6 +150,10 @@ def block_today() -> list[str]:
     best, bits = lex.guesses[at], float(bits_of[at])
     rows = [_row("best first guess by entropy", f"{best.upper()}, {bits:.3f} bits", "",
                  "`wordle-lab suggest --lexicon nyt2023 --strategy entropy`")]
+    ranking = proven_ranking(lex)
+    top = ", ".join(f"{r.opener.upper()} {r.total:,}" for r in ranking[:3])
+    rows.append(_row(f"proven best of all {len(lex.guesses):,} openers, normal (the shipped top {len(ranking)})",
+                     f"{top}", PUBLISHED_BEST_TODAY, "`wordle-lab rank --proven --top 10`"))
     for hard in (False, True):
         mode = "hard" if hard else "normal"
         flag = " --hard" if hard else ""

@@ -20,7 +20,7 @@ from wordle_core.game.lexicon import Lexicon, load_lexicon
 from wordle_core.search.exact import ExactSolver
 from wordle_core.tables.exact import exact_ranking, proven_worth, shipped_rank, shipped_values
 
-SHIPPED = [("wordle", "normal"), ("nyt", "normal"), ("wordle", "hard"), ("nyt", "hard")]
+SHIPPED = [("wordle", "normal"), ("nyt", "normal"), ("wordle", "hard"), ("nyt", "hard"), ("nyt2023", "normal")]
 # published exact totals on the original lists (Selby, "The best strategies for Wordle")
 PUBLISHED = {"salet": 7920, "crate": 7926, "trace": 7926, "slate": 7928}
 # ... and his top ten, in order (ties at 7,926 alphabetical)
@@ -165,10 +165,10 @@ def test_rank_proven_prints_the_shipped_top(capsys) -> None:
 
 
 def test_rank_proven_refuses_in_one_line(capsys) -> None:
-    assert shipped_rank(load_lexicon("nyt2023"), "normal") is None
-    assert main(["rank", "--proven", "--lexicon", "nyt2023"]) == 2
+    assert shipped_rank(load_lexicon("nyt2023"), "hard") is None
+    assert main(["rank", "--proven", "--lexicon", "nyt2023", "--mode", "hard"]) == 2
     err = capsys.readouterr().err.strip().splitlines()
-    assert len(err) == 1 and "no proven ranking ships for nyt2023 normal" in err[0]
+    assert len(err) == 1 and "no proven ranking ships for nyt2023 hard" in err[0]
     assert main(["rank", "--proven", "--by", "win3"]) == 2
     assert "exact total only" in capsys.readouterr().err
 
