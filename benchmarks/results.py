@@ -152,8 +152,8 @@ def block_today() -> list[str]:
                  "`wordle-lab suggest --lexicon nyt2023 --strategy entropy`")]
     ranking = proven_ranking(lex)
     top = ", ".join(f"{r.opener.upper()} {r.total:,}" for r in ranking[:3])
-    rows.append(_row(f"proven best of all {len(lex.guesses):,} openers, normal (the shipped top {len(ranking)})",
-                     f"{top}", PUBLISHED_BEST_TODAY, "`wordle-lab rank --proven --top 10`"))
+    label = f"proven best of all {len(lex.guesses):,} openers, normal (the shipped top {len(ranking)})"
+    rows.append(_row(label, top, PUBLISHED_BEST_TODAY, "`wordle-lab rank --proven --top 10`"))
     for hard in (False, True):
         mode = "hard" if hard else "normal"
         flag = " --hard" if hard else ""

@@ -20,7 +20,8 @@ from wordle_core.game.lexicon import Lexicon, load_lexicon
 from wordle_core.search.exact import ExactSolver
 from wordle_core.tables.exact import exact_ranking, proven_worth, shipped_rank, shipped_values
 
-SHIPPED = [("wordle", "normal"), ("nyt", "normal"), ("wordle", "hard"), ("nyt", "hard"), ("nyt2023", "normal")]
+SHIPPED = [("wordle", "normal"), ("nyt", "normal"), ("wordle", "hard"), ("nyt", "hard"),
+           ("nyt2023", "normal")]
 # published exact totals on the original lists (Selby, "The best strategies for Wordle")
 PUBLISHED = {"salet": 7920, "crate": 7926, "trace": 7926, "slate": 7928}
 # ... and his top ten, in order (ties at 7,926 alphabetical)
