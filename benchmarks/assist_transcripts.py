@@ -6,8 +6,8 @@ would show for it (computed with :func:`wordle_core.game.feedback.score`), and r
 the assistant reports the solve. One game also types a malformed line first. Prints
 every transcript (stdout and stderr interleaved, as a terminal would show them).
 
-Run: PYTHONPATH=. .venv/bin/python benchmarks/assist_transcripts.py [--answers cigar,eerie,vivid]
-     [--lexicon wordle] [--strategy NAME]
+Run: PYTHONPATH=. .venv/bin/python benchmarks/assist_transcripts.py [--answers cigar,abuzz,vivid]
+     [--lexicon NAME] [--strategy NAME]     (no --lexicon: assist's default, today's game)
 """
 
 from __future__ import annotations
@@ -35,23 +35,23 @@ def read_until_prompt(proc: subprocess.Popen) -> str:
     return buf.decode()
 
 
-def play(answer: str, lexicon: str, strategy: str | None, typo: bool) -> tuple[str, bool]:
+def play(answer: str, lexicon: str | None, strategy: str | None, typo: bool) -> tuple[str, bool]:
     env = dict(os.environ, PYTHONPATH=str(ROOT), NO_COLOR="1")
     cmd = [sys.executable, "-c", "from wordle_core.cli import entry; entry()", "assist",
-           "--lexicon", lexicon] + (["--strategy", strategy] if strategy else [])
+           *(["--lexicon", lexicon] if lexicon else []), *(["--strategy", strategy] if strategy else [])]
     proc = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                             stderr=subprocess.STDOUT, env=env)
     transcript = ""
     proposal = None
     sent_typo = not typo
-    for _ in range(20):
+    for _ in range(12):
         chunk = read_until_prompt(proc)
         transcript += chunk
         found = PROPOSAL.findall(chunk)
         if found:
             proposal = found[-1].lower()
-        if proc.poll() is not None or not chunk.endswith("> "):
-            break
+        if proc.poll() is not None or not chunk.endswith("> ") or (sent_typo and "error:" in chunk):
+            break  # finished, or refused a line the real game's colours gave: the game is lost
         line = "bbqgb" if not sent_typo else score(proposal, answer)
         sent_typo = True
         proc.stdin.write((line + "\n").encode())
@@ -64,8 +64,8 @@ def play(answer: str, lexicon: str, strategy: str | None, typo: bool) -> tuple[s
 
 def main() -> None:
     ap = argparse.ArgumentParser()
-    ap.add_argument("--answers", default="cigar,eerie,vivid")
-    ap.add_argument("--lexicon", default="wordle")
+    ap.add_argument("--answers", default="cigar,abuzz,vivid")  # ABUZZ: a 2023 answer only
+    ap.add_argument("--lexicon", help="the game (default: assist's own default, today's)")
     ap.add_argument("--strategy")
     args = ap.parse_args()
     ok = True
