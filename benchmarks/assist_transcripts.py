@@ -43,16 +43,17 @@ def play(answer: str, lexicon: str | None, strategy: str | None, typo: bool) -> 
                             stderr=subprocess.STDOUT, env=env)
     transcript = ""
     proposal = None
-    sent_typo = not typo
+    sent_typo, real = not typo, False
     for _ in range(12):
         chunk = read_until_prompt(proc)
         transcript += chunk
         found = PROPOSAL.findall(chunk)
         if found:
             proposal = found[-1].lower()
-        if proc.poll() is not None or not chunk.endswith("> ") or (sent_typo and "error:" in chunk):
-            break  # finished, or refused a line the real game's colours gave: the game is lost
-        line = "bbqgb" if not sent_typo else score(proposal, answer)
+        if proc.poll() is not None or not chunk.endswith("> ") or (real and "error:" in chunk):
+            break  # finished, or refused the real game's colours: the game is lost
+        real = sent_typo
+        line = score(proposal, answer) if real else "bbqgb"
         sent_typo = True
         proc.stdin.write((line + "\n").encode())
         proc.stdin.flush()
