@@ -115,6 +115,8 @@ CASES: dict[str, Case] = {
                                "prompt answered, every game won", kind="check"),
     "results": Case("results.py", "docs/results.md measured again: rewrites its blocks (`-- --check`: "
                     "the exact figures only, nothing written)", kind="tool"),
+    "function-sizes": Case("function_sizes.py", "the longest functions and the largest parameter "
+                           "counts of wordle_core and pipelines (read from the source)", kind="tool"),
     "compare-runs": Case("compare_runs.py", "two finished runs of one config side by side (needs OLD "
                          "and NEW output folders)", kind="tool"),
 }

@@ -148,9 +148,9 @@ def simulate(opener: str | None = None, strategy: str = "entropy", lexicon: Lexi
     lex = as_lexicon(lexicon)
     first = lex.normalise(opener) if opener is not None else None
     if first is None and tree is None:
-        from wordle_core.api.games import default_opener
+        from wordle_core.tables.exact import recommended_opener  # api.games.default_opener
 
-        first = default_opener(lex, hard)
+        first = recommended_opener(lex, hard)
     strategy_named(strategy)  # fail fast on an unknown name
     tables = {"opener_scores": opener_scores} if opener_scores is not None and \
         "opener_scores" in type(strategy_named(strategy)).tables else {}

@@ -44,15 +44,15 @@ def _pairs_gather(mt, cands, rows, dense, lo, m, buf):
 
 @njit(inline="always")
 def distinct_pairs(mt, cands, rows, dense, green, stop_perfect, floor):
-    """:func:`_distinct_pairs` (see there), its flags and ``floor`` passed on as plain
+    """:func:`distinct_pairs_kernel` (see there), its flags and ``floor`` passed on as plain
     ``bool`` and ``int64``: callers pass them as constants, and numba compiles a kernel
     once per literal value it is called with, so without this one count would be compiled
     for every combination of constants in the engine (the module docstring)."""
-    return _distinct_pairs(mt, cands, rows, bool(dense), green, bool(stop_perfect), np.int64(floor))
+    return distinct_pairs_kernel(mt, cands, rows, bool(dense), green, bool(stop_perfect), np.int64(floor))
 
 
 @njit(cache=CACHE, nogil=True)
-def _distinct_pairs(mt, cands, rows, dense, green, stop_perfect, floor):
+def distinct_pairs_kernel(mt, cands, rows, dense, green, stop_perfect, floor):
     """Per guess: the number of distinct patterns over a small candidate set, and whether
     one is ``green`` (all-green: the guess is a candidate); for ``n <= PAIRS_MAX``, or
     up to :data:`PRUNED_PAIRS_MAX` when ``floor`` prunes.

@@ -45,8 +45,10 @@ import numpy as np
 from numba import njit, prange
 
 from wordle_core.errors import TooManyPatternsError
-from wordle_core.kernels.buckets.counts import PRUNED_PAIRS_MAX
-from wordle_core.kernels.buckets.counts import _distinct_pairs as distinct_pairs_kernel  # (no inline wrapper)
+from wordle_core.kernels.buckets.counts import (
+    PRUNED_PAIRS_MAX,
+    distinct_pairs_kernel,  # from Python: the cached one
+)
 
 BLOCK = 64  # guesses per block: 64 x 243 counters (8 or 16 bit) + first-visit lists, about L1 size
 PERFECT_ROW_SCAN = 128  # at most this many rows: the perfect-split scan reads rows directly
