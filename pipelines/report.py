@@ -26,6 +26,12 @@ process), aggregates with pandas and writes:
 
 Everything is computed in memory first and written to a temporary directory, then
 renamed into place, so a bad input leaves no partial report behind.
+
+Run it on any finished output, local or in object storage (``wordle-lab report`` is the
+same job)::
+
+    python -m pipelines.report --input outputs/default
+    python -m pipelines.report --input gs://BUCKET/wordle --output gs://BUCKET/wordle/report
 """
 
 from __future__ import annotations
@@ -33,14 +39,16 @@ from __future__ import annotations
 import io
 import os
 import shutil
+import sys
 import tempfile
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import pandas as pd
 
-from wordle_core.errors import MACHINE_ERRNOS, WordleError
+from wordle_core.errors import MACHINE_ERRNOS, OneLineParser, WordleError, one_line_errors
 from wordle_core.files import AnyPath, Location, UrlPath, location, write_whole
 from wordle_core.tables.avro import (
     GENERATION,
@@ -700,3 +708,25 @@ def format_top(g: pd.DataFrame, key: tuple[str, str, str], by: str) -> str:
                      f"{r['win3_pct']:>7.2f} {r['win6_pct']:>7.2f} {int(r['max_guesses']):>4} "
                      f"{int(r['failures']):>5}")
     return "\n".join(lines)
+
+
+def run(argv: Sequence[str] | None = None) -> int:
+    """Run the report job with command-line ``argv`` (default ``sys.argv[1:]``): the
+    tables under ``--input`` -> the report under ``--output`` (default INPUT/report);
+    prints where the page is. The exit code."""
+    p = OneLineParser(prog="wordle-lab report",
+                      description="CSV rankings, PNG plots and one HTML page from the pipelines' "
+                                  "Avro tables.")
+    p.add_argument("--input", required=True, metavar="DIR", help="output directory of the pipelines")
+    p.add_argument("--output", metavar="DIR", help="where to write the report (default INPUT/report)")
+    ns = p.parse_args(list(sys.argv[1:] if argv is None else argv))
+    out = location(ns.output) if ns.output else location(ns.input) / "report"
+    files = build_report(ns.input, out)
+    page = out.resolve() / "index.html"
+    where = page if page.exists() else out.resolve()
+    print(f"report: {where} ({len(files)} files: {', '.join(f.name for f in files)})")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(one_line_errors(lambda: run(sys.argv[1:])))

@@ -68,6 +68,26 @@ def test_report_is_deterministic(run_dir, tmp_path):
         assert (tmp_path / f.name).read_bytes() == f.read_bytes(), f.name
 
 
+def test_the_report_module_is_the_same_job(run_dir, tmp_path):
+    """``python -m pipelines.report`` (its ``run(argv)``) writes the bytes ``wordle-lab
+    report`` writes; a missing input is one line and exit 2, with nothing written."""
+    import subprocess
+    import sys
+
+    out = tmp_path / "report"
+    done = subprocess.run([sys.executable, "-m", "pipelines.report", "--input", str(run_dir),
+                           "--output", str(out)], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.startswith("report: ") and "index.html" in done.stdout
+    for f in (run_dir / "report").iterdir():
+        if f.name != "_manifest.json":
+            assert (out / f.name).read_bytes() == f.read_bytes(), f.name
+    bad = subprocess.run([sys.executable, "-m", "pipelines.report", "--input", str(tmp_path / "none"),
+                          "--output", str(tmp_path / "bad")], capture_output=True, text=True)
+    assert bad.returncode == 2 and len(bad.stderr.strip().splitlines()) == 1, bad.stderr
+    assert "is not a directory" in bad.stderr and not (tmp_path / "bad").exists()
+
+
 def test_run_is_byte_identical(run_dir, tmp_path):
     assert main(["pipeline", "games", "--lexicon", "wordle", "--openers", "fuzzy,salet,crane",
                  "--strategies", "entropy,minimax",

@@ -78,15 +78,9 @@ def cmd_run(args: argparse.Namespace) -> int:
 
 
 def cmd_report(args: argparse.Namespace) -> int:
-    from pipelines.report import build_report
-    from wordle_core.files import location
+    from pipelines import report
 
-    out = location(args.output) if args.output else location(args.input) / "report"
-    files = build_report(args.input, out)
-    page = out.resolve() / "index.html"
-    where = page if page.exists() else out.resolve()
-    print(f"report: {where} ({len(files)} files: {', '.join(f.name for f in files)})")
-    return 0
+    return report.run(["--input", args.input, *(["--output", args.output] if args.output else [])])
 
 
 def cmd_rank(args: argparse.Namespace) -> int:
