@@ -23,9 +23,13 @@ bills, worker start-up not included.
 On a machine with fewer free cores than workers the 2-worker row measures contention,
 not scaling: run it on an idle machine (``nproc`` cores free).
 
+``--old-partitions``: one more 2-worker run with Beam's own partitioning (``--dask_partition_size
+=128``, what every run got before ``--dask-workers`` asked for two partitions per worker), in
+the same session, so the two can be compared.
+
 Usage: python benchmarks/bench_dask_scaling.py [--lexicon nyt2023] [--openers 100]
        [--strategies default,entropy,minimax] [--modes normal] [--workers 1,2]
-       [--estimate-openers 20] (0: no estimate)
+       [--old-partitions] [--estimate-openers 20] (0: no estimate)
 """
 
 from __future__ import annotations
@@ -85,6 +89,8 @@ def main() -> int:
     ap.add_argument("--strategies", default="default,entropy,minimax")
     ap.add_argument("--modes", default="normal")
     ap.add_argument("--workers", default="1,2", help="local Dask worker counts (default 1,2)")
+    ap.add_argument("--old-partitions", action="store_true",
+                    help="also 2 workers with Beam's own partitioning (the behaviour before)")
     ap.add_argument("--estimate-openers", type=int, default=20, dest="estimate",
                     help="openers of the both-modes run for the vCPU-hour estimate (default 20)")
     a = ap.parse_args()
@@ -101,12 +107,15 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="wordle-lab-bench-dask-") as tmp:
         run_games([*common, "--openers", words[0], "--dask-workers", "1"], f"{tmp}/warm")  # untimed
         rows = []
-        for n in (int(x) for x in a.workers.split(",")):
-            wall, cpu, text = run_games([*common, "--openers", ",".join(words), "--dask-workers", str(n)],
-                                        f"{tmp}/w{n}")
+        runs = [(int(x), "") for x in a.workers.split(",")]
+        if a.old_partitions:
+            runs.append((2, "--dask_partition_size=128"))
+        for n, extra in runs:
+            wall, cpu, text = run_games([*common, "--openers", ",".join(words), "--dask-workers", str(n),
+                                         *([extra] if extra else [])], f"{tmp}/w{n}{extra[-3:]}")
             stage, _ = parse(text)
             games = len(words) * len(strategies) * len(a.modes.split(",")) * len(lex.answers)
-            rows.append((n, wall, stage, games, cpu))
+            rows.append((n, wall, stage, games, cpu, "one partition (before)" if extra else ""))
         if a.estimate:
             some = sample(list(lex.guesses), a.estimate)
             both = ["--lexicon", a.lexicon, "--strategies", a.strategies, "--modes", "normal,hard",
@@ -117,9 +126,9 @@ def main() -> int:
     print(f"\n{'workers':>7} {'run s':>7} {'stage s':>8} {'games/s':>9} {'CPU s':>7} {'CPU-s/opener':>13}"
           f" {'speed-up':>9}")
     base = rows[0][2]
-    for n, wall, stage, games, cpu in rows:
+    for n, wall, stage, games, cpu, note in rows:
         print(f"{n:>7} {wall:>7.1f} {stage:>8.1f} {games / stage:>9,.0f} {cpu:>7.1f} "
-              f"{cpu / len(words):>13.3f} {base / stage:>8.2f}x")
+              f"{cpu / len(words):>13.3f} {base / stage:>8.2f}x {note}")
     if len(rows) >= 2 and rows[0][0] == 1 and rows[1][0] == 2:
         t1, t2 = rows[0][2], rows[1][2]
         serial = min(max(2 * t2 / t1 - 1, 0.0), 1.0)  # Amdahl: t2 = t1 (s + (1 - s) / 2)

@@ -108,7 +108,8 @@ def direct(tmp_path_factory):
 
 
 def _on(cluster: Cluster) -> list[str]:
-    return [f"--runner={DASK_RUNNER}", f"--dask_client_address={cluster.address}"]
+    """The documented flags: twice as many partitions as worker processes."""
+    return [f"--runner={DASK_RUNNER}", f"--dask_client_address={cluster.address}", "--dask_npartitions=4"]
 
 
 def test_cluster_equals_direct_runner(cluster, direct, tmp_path, capfd):
@@ -162,4 +163,4 @@ def test_recipe_in_the_docs_is_the_one_tested():
     assert "dask scheduler --host HOST --port 8786 --no-dashboard" in doc
     assert "dask worker tcp://HOST:8786 --nworkers 1 --nthreads 1 --no-dashboard" in doc
     assert f"--runner={DASK_RUNNER}" in doc
-    assert "--dask_client_address=tcp://HOST:8786" in doc
+    assert "--dask_client_address=tcp://HOST:8786 --dask_npartitions=" in doc

@@ -10,7 +10,7 @@ from pipelines import scores
 from pipelines.config import build_config
 from pipelines.options import DASK_RUNNER
 from pipelines.orchestration import stages
-from pipelines.orchestration.runner import local_dask_cluster
+from pipelines.orchestration.runner import dask_partitions, local_dask_cluster
 
 LOCAL = ["--runner=DirectRunner", "--direct_running_mode=in_memory"]
 TABLES = ["opener_summaries", "hard_verdicts", "trees"]
@@ -27,13 +27,15 @@ def _files(out):
 
 
 def test_dask_equals_direct_runner(tmp_path):
-    """Byte-identical Avro from the DirectRunner and from Dask workers."""
+    """Byte-identical Avro from the DirectRunner and from Dask workers, the work spread
+    over several partitions (as ``--dask-workers`` spreads it)."""
     direct, dask = tmp_path / "direct", tmp_path / "dask"
     for out, args in ((direct, LOCAL), (dask, None)):
         cfg = _cfg(out)
         if args is None:
             with local_dask_cluster(2) as address:
-                args = [f"--runner={DASK_RUNNER}", f"--dask_client_address={address}"]
+                args = [f"--runner={DASK_RUNNER}", f"--dask_client_address={address}",
+                        *dask_partitions([], workers=2)]
                 assert address.startswith("tcp://127.0.0.1:")
                 from distributed import Client
 
@@ -55,6 +57,14 @@ def test_dask_equals_direct_runner(tmp_path):
     assert len(read_avro_records([direct / "opener_summaries/opener_summaries-00000-of-00001.avro"])) == 6
     assert len(read_avro_records([direct / "opener_scores/opener_scores-00000-of-00001.avro"])) == 41
     assert a == b
+
+
+def test_a_local_cluster_gets_partitions_for_every_worker():
+    """Beam's Dask runner would put up to 128 shards into one partition (one worker)."""
+    assert dask_partitions([], workers=2) == ["--dask_npartitions=4"]
+    assert dask_partitions([], workers=1) == ["--dask_npartitions=2"]
+    assert dask_partitions(["--dask_partition_size=8"], workers=2) == []
+    assert dask_partitions(["--dask_npartitions=7"], workers=2) == []
 
 
 def test_dataflow_job_builds_offline():

@@ -268,6 +268,21 @@ def local_dask_cluster(n_workers: int) -> Iterator[str]:
         cluster.close()
 
 
+def dask_partitions(args: list[str], workers: int) -> list[str]:
+    """``--dask_npartitions`` for a local cluster of ``workers``: two partitions per worker,
+    unless the arguments already choose a partitioning.
+
+    Beam's Dask runner otherwise puts up to 128 elements into one partition of a
+    pipeline's ``Create``, and everything downstream keeps that partitioning: a stage of
+    up to 256 work shards would run on one worker while the others wait. A ``Create`` of
+    fewer elements gets fewer partitions (one element each). Each partition sets its
+    DoFn up once, so two per worker cost little.
+    """
+    if any(a.startswith(("--dask_npartitions", "--dask_partition_size")) for a in args):
+        return []
+    return [f"--dask_npartitions={2 * max(1, workers)}"]
+
+
 class _NoInterruptTraces(logging.Filter):
     """Drop Beam's ERROR record of a DoFn that an interrupt stopped (a Ctrl-C is one line)."""
 
@@ -575,7 +590,8 @@ def execute(
         if dask_workers:
             address = stack.enter_context(local_dask_cluster(dask_workers))
             args = [a for a in args if not a.startswith(("--runner", "--dask_client_address"))]
-            args += [f"--runner={DASK_RUNNER}", f"--dask_client_address={address}"]
+            args += [f"--runner={DASK_RUNNER}", f"--dask_client_address={address}",
+                     *dask_partitions(args, dask_workers)]
         args = check_beam_args(args)
         runner = runner_name(args)
         dry = is_dry(args)
