@@ -357,9 +357,9 @@ def test_dataflow_unreachable_is_one_line_within_seconds(tmp_path, capsys, monke
     monkeypatch.setattr(cloud, "check_setup_file", lambda p: Path(p))
     out = tmp_path / "out"
     t = time.perf_counter()
-    rc = main(["run", "--openers", "salet", "--strategies", "entropy", "--output", "gs://b/wordle",
-               "--runner=DataflowRunner", "--project=p", "--region=us-central1",
-               "--temp_location=gs://b/tmp", f"--setup_file={Path.cwd() / 'pyproject.toml'}"])
+    rc = main(["run", "--openers", "salet", "--strategies", "entropy", "--output", "gs://my-bucket/wordle",
+               "--runner=DataflowRunner", "--project=my-project", "--region=us-central1",
+               "--temp_location=gs://my-bucket/tmp", f"--setup_file={Path.cwd() / 'pyproject.toml'}"])
     assert rc == 1 and time.perf_counter() - t < 10
     assert "cannot reach the Dataflow service at dataflow.googleapis.com:443" in _one_line(capsys)
     assert not out.exists()
@@ -369,11 +369,11 @@ def test_setup_file_without_stager_tools_is_one_line(tmp_path, capsys, monkeypat
     from pipelines.orchestration import cloud
 
     monkeypatch.setattr(cloud, "_version", lambda d: None if d == "build" else (99, 0))
-    assert main(["run", "--openers", "salet", "--strategies", "entropy", "--output", "gs://b/w",
-                 "--runner=DataflowRunner", "--project=p", "--temp_location=gs://b/tmp",
+    assert main(["run", "--openers", "salet", "--strategies", "entropy", "--output", "gs://my-bucket/w",
+                 "--runner=DataflowRunner", "--project=my-project", "--temp_location=gs://my-bucket/tmp",
                  f"--setup_file={Path.cwd() / 'pyproject.toml'}", "--dry_run=True"]) == 2
     assert "needs build>=1.0: pip install -e '.[gcp]'" in _one_line(capsys)
-    assert main(["run", "--openers", "salet", "--output", "gs://b/w", "--runner=DataflowRunner",
+    assert main(["run", "--openers", "salet", "--output", "gs://my-bucket/w", "--runner=DataflowRunner",
                  "--setup_file=/no/such/pyproject.toml", "--dry_run=True"]) == 2
     assert "--setup_file '/no/such/pyproject.toml' does not exist" in _one_line(capsys)
 

@@ -228,6 +228,23 @@ def test_dataflow_dry_run_as_documented(gcs_emulator) -> None:
     assert _objects(out) == []  # nothing written
 
 
+def test_the_documented_placeholders_are_one_line_at_once() -> None:
+    """The dry run copied with its placeholders (``gs://BUCKET``, ``PROJECT``) left in: one
+    line naming what to replace, exit 2, in seconds (Beam would look for a default bucket
+    for minutes). No emulator: nothing may be contacted."""
+    import time
+
+    argv = _documented("docs/how-to/run-on-dataflow.md", "## The offline check")
+    t0 = time.perf_counter()
+    res = _wordle_lab(*argv[1:], "--no-progress", timeout=60)
+    assert time.perf_counter() - t0 < 30
+    assert res.returncode == 2 and len(res.stderr.strip().splitlines()) == 1, res.stderr
+    assert "'BUCKET' is not a Cloud Storage bucket name" in res.stderr
+    fixed = [a.replace("gs://BUCKET", "gs://my-bucket") for a in argv[1:]]
+    res = _wordle_lab(*fixed, "--no-progress", timeout=60)
+    assert res.returncode == 2 and "--project=PROJECT: not a Google Cloud project ID" in res.stderr
+
+
 def test_matrix_command_writes_what_workers_verify(gcs_emulator) -> None:
     from pipelines.transforms import worker_matrix
     from wordle_core.game.lexicon import load_lexicon

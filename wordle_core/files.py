@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import os
+import re
 import tempfile
 from collections.abc import Callable, Iterable
 from pathlib import Path
+
+from wordle_core.errors import WordleError
 
 
 def atomic_write_bytes(path: str | Path, data: bytes, *, fsync: bool = False) -> None:
@@ -147,10 +150,40 @@ def backend_for(url: str) -> Backend:
     return _BACKENDS[scheme]
 
 
+# Cloud Storage bucket names: 3-63 characters (222 with dots), lowercase letters, digits,
+# '-', '_' and '.', beginning and ending with a letter or a digit
+_GCS_BUCKET = re.compile(r"[a-z0-9](?:[a-z0-9._-]{1,220})[a-z0-9]")
+
+
+class BadLocationError(WordleError):
+    """An output or input location that cannot be one (a bucket name Cloud Storage refuses)."""
+
+
+def check_bucket(url: str) -> None:
+    """A ``gs://`` URL whose bucket name Cloud Storage would refuse is a one-line error now,
+    not a client that retries for minutes (``gs://BUCKET/...`` copied from the docs).
+
+    >>> check_bucket("gs://my-bucket/wordle")
+    >>> try:
+    ...     check_bucket("gs://BUCKET/wordle")
+    ... except BadLocationError as e:
+    ...     print(str(e)[:60])
+    gs://BUCKET/wordle: 'BUCKET' is not a Cloud Storage bucket n
+    """
+    scheme, _, rest = url.partition("://")
+    if scheme != "gs":
+        return
+    bucket = rest.split("/", 1)[0]
+    if not _GCS_BUCKET.fullmatch(bucket) or ("." not in bucket and len(bucket) > 63):
+        raise BadLocationError(f"{url}: {bucket!r} is not a Cloud Storage bucket name (3-63 lowercase "
+                               "letters, digits, '-', '_' or '.'): put your bucket's name there")
+
+
 class UrlPath:
     """An object-store location with the part of ``pathlib.Path`` the readers use.
 
     A "directory" is a prefix: it exists when some object's name starts with it and ``/``.
+    A ``gs://`` URL must name a valid bucket (:func:`check_bucket`).
     """
 
     def __init__(self, url: str | UrlPath) -> None:
@@ -158,6 +191,8 @@ class UrlPath:
         scheme, _, rest = text.partition("://")
         rest = "/".join(p for p in rest.split("/") if p and p != ".")
         self._url = f"{scheme}://{rest}"
+        if not isinstance(url, UrlPath):
+            check_bucket(self._url)
 
     def __str__(self) -> str:
         return self._url

@@ -120,14 +120,32 @@ class CloudUnreachableError(ConfigError):
     exit_code = 1
 
 
+def check_project(project: str | None) -> None:
+    """A ``--project`` Dataflow would refuse is one line before any work (Beam's own rule:
+    a project ID, or a project number), not a failed job after the first stage."""
+    import re
+
+    from apache_beam.options.pipeline_options_validator import PipelineOptionsValidator as V
+
+    if project is not None and not (re.fullmatch(V.PROJECT_ID_PATTERN, project)
+                                    or re.fullmatch(V.PROJECT_NUMBER_PATTERN + "+", project)):
+        raise ConfigError(f"--project={project}: not a Google Cloud project ID (lowercase letters, "
+                          "digits and '-', e.g. my-project-123): put your project's ID there")
+
+
 def check_cloud_args(args: Sequence[str]) -> None:
     """Before any work: a Dask scheduler answers; for Dataflow, the staging tools and
     (unless a dry run) the service."""
+    from wordle_core.files import check_bucket
+
+    for flag in ("--temp_location", "--staging_location", "--gcp_temp_location"):
+        check_bucket(_flag(args, flag) or "")  # Beam would look for a default bucket, for minutes
     runner = (_flag(args, "--runner") or "").rsplit(".", 1)[-1]
     if runner == "DaskRunner":
         check_dask_scheduler(args)
     if runner not in ("DataflowRunner", "TestDataflowRunner"):
         return
+    check_project(_flag(args, "--project"))
     setup_file = _flag(args, "--setup_file")
     if setup_file:
         check_setup_file(setup_file)

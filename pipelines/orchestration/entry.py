@@ -18,6 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from wordle_core.errors import OneLineParser
+from wordle_core.files import check_bucket
 
 from ..options import add_job_args, add_resume_arg, check_beam_args
 from .cloud import check_cloud_args, check_dask_scheduler
@@ -38,6 +39,8 @@ def parse_job_args(prog: str, argv: Sequence[str] | None, *, play: bool, about: 
     if extra:
         extra(p)
     ns, beam_args = p.parse_known_args(list(sys.argv[1:] if argv is None else argv))
+    for where in (getattr(ns, "output", None), getattr(ns, "matrix_path", None)):
+        check_bucket(where or "")  # gs://BUCKET copied from the docs: one line, not minutes of retries
     check_beam_args(beam_args)  # an unknown flag fails here, before any output exists
     check_cloud_args(beam_args)  # Dataflow: staging tools present, service reachable (seconds)
     return ns, beam_args
