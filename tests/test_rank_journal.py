@@ -63,6 +63,8 @@ def test_resumed_ranking_equals_the_uninterrupted_one() -> None:
     assert resumed.kth_total == whole.kth_total
     # only the searches the first run had not finished ran again
     assert [s.opener for s in again] == [s.opener for s in whole_log[5:]]
+    # the replayed searches' CPU counts towards the ranking's: resumed legs add up
+    assert resumed.cpu_seconds >= sum(s.cpu_seconds for s in kept) + sum(s.cpu_seconds for s in again)
 
 
 def test_a_replayed_search_must_have_the_same_cut_off() -> None:

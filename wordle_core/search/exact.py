@@ -700,8 +700,8 @@ class OpenerRanking:
     kth_total: int  # the k-th best total (INF if fewer than k openers win every game)
     n_answers: int
     openers: list[RankedOpener]  # every opener considered: top k first, then by bound
-    seconds: float
-    cpu_seconds: float
+    seconds: float  # this call's wall time
+    cpu_seconds: float  # this call's CPU, replayed searches counted at what they cost (resumes add up)
     exact_searches: int  # openers whose exact value a search established (not no_win rows)
 
     @property
@@ -780,6 +780,7 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
     secs: dict[int, float] = dict.fromkeys(exact, 0.0)
     top: list[tuple[int, str, int]] = []  # (total, word, row), sorted, at most k
     bar = _bar(progress, len(rows), f"rank {k}")
+    searched_here = 0.0  # CPU-s of the searches this call ran (the others: replayed)
     for i in range(len(rows)):
         r = int(rows[i])
         kth = top[-1][0] if len(top) >= k else None
@@ -806,6 +807,7 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
             c1 = time.process_time()
             v = solver.opener_value(r, beta=beta)
             secs[r] = time.process_time() - c1
+            searched_here += secs[r]
             if on_searched is not None:
                 on_searched(SearchedOpener(lex.guesses[r], beta, v, secs[r]))
         if kth is None or v <= kth:
@@ -834,8 +836,10 @@ def rank_openers(solver: ExactSolver, k: int, openers: np.ndarray | None = None,
         else:
             ranked.append(RankedOpener(lex.guesses[r], None, None, bound[r], secs[r]))
     ranked.sort(key=lambda o: (o.rank is None, o.rank or 0, o.lower_bound, o.opener))
+    # CPU: this call's, with every replayed search counted at what it cost when it ran
+    cpu = time.process_time() - c0 - searched_here + sum(secs.values())
     return OpenerRanking(k, kth_total, len(lex.answers), ranked, time.perf_counter() - t0,
-                         time.process_time() - c0, len(set(exact) - no_win))
+                         cpu, len(set(exact) - no_win))
 
 
 def _opener_bounds(solver: ExactSolver, rows: np.ndarray, progress: bool) -> np.ndarray:
