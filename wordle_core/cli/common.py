@@ -226,10 +226,13 @@ def outputs_dir() -> Path:
 
 
 def found_opener_scores(lex: Lexicon) -> OpenerScores | None:
-    """A finished ``opener_scores`` table for ``lex`` under :func:`outputs_dir`, or None."""
+    """A finished ``opener_scores`` table for ``lex`` under :func:`outputs_dir`, else the
+    first-guess scores the package ships for it, else None (the same numbers either way)."""
     from wordle_core.tables.load import find_opener_scores
+    from wordle_core.tables.scores import shipped_opener_scores
 
-    return find_opener_scores(lex, outputs_dir())
+    found = find_opener_scores(lex, outputs_dir())
+    return found if found is not None else shipped_opener_scores(lex)
 
 
 def strategy_tables(name: str, lex: Lexicon) -> dict[str, Any]:

@@ -136,8 +136,10 @@ def recommended_opener(lexicon: Lexicon, hard: bool = False) -> str:
     ('salet', '12953')
     """
     from wordle_core.analysis.simulate import default_opener
+    from wordle_core.tables.scores import shipped_opener_scores
 
-    return proven_best_opener(lexicon, "hard" if hard else "normal") or default_opener(lexicon, hard)
+    proven = proven_best_opener(lexicon, "hard" if hard else "normal")
+    return proven or default_opener(lexicon, hard, scores=shipped_opener_scores(lexicon))
 
 
 @cache
