@@ -1184,6 +1184,7 @@ def solve(s, cands, legal, cg, cn, ub, d, beta):
     if skip:
         nbr = s.neighbours
         dominators(s.codes, s.arow, cands, nbr.grp, nbr.start, nbr.members, s.present, dom)
+    node_dom = dom if skip else dom[:0]  # (for localise: the dominators, if found)
     for oi in range(order.shape[0]):
         i = order[oi]
         if exact:
@@ -1204,8 +1205,12 @@ def solve(s, cands, legal, cg, cn, ub, d, beta):
                 stats[ST_SKIPPED] += 1
                 continue
         stats[ST_EVALS] += 1
-        v, cut, n_local = guess_total(s, cands, legal, cg, cn, child_ub, d, legal[i], kmax, limit,
-                                      n_local, dom if skip else dom[:0])
+        nbk, rem = bucket_floors(s, cands, cg, cn, d, legal[i], kmax, limit)
+        if n + rem >= limit:  # refuted by its buckets' floors (most guesses tried are)
+            soft = min(soft, n + rem)
+            continue
+        v, cut, n_local = guess_total(s, cands, legal, cg, cn, child_ub, d, legal[i], nbk, rem,
+                                      limit, n_local, node_dom)
         soft = min(soft, v)
         if not cut and v < best:
             best = v
@@ -1216,19 +1221,19 @@ def solve(s, cands, legal, cg, cn, ub, d, beta):
 
 
 @njit(cache=CACHE, nogil=True, inline="always")
-def guess_total(s, cands, legal, cg, cn, child_ub, d, g, kmax, limit, n_local, dom):
+def guess_total(s, cands, legal, cg, cn, child_ub, d, g, nbk, rem, limit, n_local, dom):
     """The total of guess row ``g`` at :func:`solve`'s node (``cands``, ``d`` left): ``n``
-    plus the sum over its buckets of their values (:func:`solve` of each, one guess
-    fewer), summed while it stays below ``limit``. ``(total, cut, n_local)``: ``cut``
+    plus the sum over its ``nbk`` buckets of their values (:func:`solve` of each, one
+    guess fewer), summed while it stays below ``limit``. ``(total, cut, n_local)``: ``cut``
     when the sum reached ``limit`` (``total`` is then a lower bound, ``>= limit``: the
-    buckets not searched count with their floors). Before any bucket is searched, its
-    floors (:func:`bucket_floors`) and, not refuted by those, their counts
-    (:func:`count_bounds`) may refute the guess. ``n_local``: the node's local scratch
-    (as :func:`count_bounds` takes and returns it); ``dom``: the node's dominators (or
-    empty). Inlined into :func:`solve`, so its recursion stays one function's."""
+    buckets not searched count with their floors). The buckets are in this depth's frame
+    with their floors, ``rem`` in all (:func:`bucket_floors`, which did not refute the
+    guess); before any is searched, their counts (:func:`count_bounds`) may refute it.
+    ``n_local``: the node's local scratch (as :func:`count_bounds` takes and returns it);
+    ``dom``: the node's dominators (or empty). Inlined into :func:`solve`, so its
+    recursion stays one function's."""
     n = cands.shape[0]
-    nbk, rem = bucket_floors(s, cands, cg, cn, d, g, kmax, limit)
-    if s.exact == EXACT and n + rem < limit and limit < INF // 2 and d - 1 >= 3:
+    if s.exact == EXACT and limit < INF // 2 and d - 1 >= 3:
         rem, n_local = count_bounds(s, cands, legal, cg, cn, child_ub, d, g, nbk, rem, limit,
                                     n_local, dom)
     acc = n
@@ -1236,6 +1241,7 @@ def guess_total(s, cands, legal, cg, cn, child_ub, d, g, kmax, limit, n_local, d
         return acc + rem, True, n_local
     # (this depth's frame of the scratch, filled by bucket_floors: children use the frames below)
     out, starts, sizes, lbs, memo = s.out[d], s.starts[d], s.sizes[d], s.floors[d], s.memo
+    hard, pats, greens_k, letters_k = s.hard, s.pats[d], s.bucket_greens[d], s.bucket_letters[d]
     for k in range(nbk):
         m = sizes[k]
         rem -= lbs[k]
@@ -1246,12 +1252,12 @@ def guess_total(s, cands, legal, cg, cn, child_ub, d, g, kmax, limit, n_local, d
             return acc + INF + rem, True, n_local
         sub = out[starts[k]:starts[k] + m]
         cbeta = limit - acc - rem
-        if s.hard:
-            ng, nn = s.bucket_greens[d][k], s.bucket_letters[d][k]
+        if hard:
+            ng, nn = greens_k[k], letters_k[k]
             # a memo hit needs no filtering of the allowed rows
             v, settled = memo_bound(memo, set_key(sub, d - 1, True, ng, nn), -1, cbeta, s.stats)
             if not settled:
-                nl = hard_filter_bits(s.legal_bits[d], s.codes, g, s.pats[d][k], s.rule_green,
+                nl = hard_filter_bits(s.legal_bits[d], s.codes, g, pats[k], s.rule_green,
                                       s.rule_least, s.rule_scratch, s.legal_bits[d - 1],
                                       s.bucket_legal[d])
                 v = solve(s, sub, s.bucket_legal[d][:nl], ng, nn, child_ub, d - 1, cbeta)
@@ -1271,7 +1277,7 @@ def bucket_floors(s, cands, cg, cn, d, g, kmax, limit):
     ``s.bucket_greens[d]``/``s.bucket_letters[d]``), in order until ``n`` plus the sum
     reaches ``limit``. ``(buckets, sum of the floors)``."""
     n = cands.shape[0]
-    hard, memo = s.hard, s.memo
+    hard, memo, codes = s.hard, s.memo, s.codes
     out, starts, sizes, pats, lbs = s.out[d], s.starts[d], s.sizes[d], s.pats[d], s.floors[d]
     greens_k, letters_k = s.bucket_greens[d], s.bucket_letters[d]
     nbk = split_into(s.MT, cands, g, s.green, s.counts, s.positions, out, starts, sizes, pats)
@@ -1285,7 +1291,7 @@ def bucket_floors(s, cands, cg, cn, d, g, kmax, limit):
             if hard:
                 ng = greens_k[k]
                 nn = letters_k[k]
-                obligations_after(s.codes, g, pats[k], cg, cn, ng, nn)
+                obligations_after(codes, g, pats[k], cg, cn, ng, nn)
                 if sizes[k] > hard_capacity(ng, d - 1):
                     lbs[k] = INF  # lost: the guess is refuted without a search
                     rem += INF
@@ -1318,6 +1324,8 @@ def count_bounds(s, cands, legal, cg, cn, child_ub, d, g, nbk, rem, limit, n_loc
     hard, memo, stats = s.hard, s.memo, s.stats
     out, starts, sizes, pats, lbs = s.out[d], s.starts[d], s.sizes[d], s.pats[d], s.floors[d]
     greens_k, letters_k = s.bucket_greens[d], s.bucket_letters[d]
+    codes, bits, child_bits, rows_d = s.codes, s.legal_bits[d], s.legal_bits[d - 1], s.bucket_legal[d]
+    local = s.local  # (read once: each read counts a reference to every array it holds)
     for k in range(nbk):
         m = sizes[k]
         if m < 3:
@@ -1329,22 +1337,21 @@ def count_bounds(s, cands, legal, cg, cn, child_ub, d, g, nbk, rem, limit, n_loc
             continue  # exact, or bounded by its counts before (lbs[k] holds it)
         cb_beta = limit - n - (rem - lbs[k])
         if hard:  # (the bucket's allowed rows: the rule's filter of this node's)
-            nl = hard_filter_bits(s.legal_bits[d], s.codes, g, pats[k], s.rule_green, s.rule_least,
-                                  s.rule_scratch, s.legal_bits[d - 1], s.bucket_legal[d])
-            rows_k = s.bucket_legal[d][:nl]
+            nl = hard_filter_bits(bits, codes, g, pats[k], s.rule_green, s.rule_least,
+                                  s.rule_scratch, child_bits, rows_d)
+            rows_k = rows_d[:nl]
         else:
             rows_k = legal
         whole = rows_k.shape[0] == G  # (it keeps every allowed guess: always in normal mode)
         if n_local < 0 and whole:
             n_local = take_local(s, cands, legal, child_ub, dom)
         if n_local > 0 and whole:
-            local = s.local
             mt_l, legal_l, ub_l, pairs_l = local_views(local, s.MT.shape[0], n_local)
             v = count_bound(mt_l, local.arow, sub, legal_l, ub_l, d - 1, cb_beta, s.green,
                             s.n_pat, pairs_l, s.seen, memo, bucket_key, stats, local.rows[:n_local])
         else:
             v = count_bound(s.MT, s.arow, sub, rows_k, child_ub, d - 1, cb_beta, s.green, s.n_pat,
-                            s.pairs, s.seen, memo, bucket_key, stats, s.local.rows[:0])
+                            s.pairs, s.seen, memo, bucket_key, stats, local.rows[:0])
         if v > lbs[k]:
             rem += v - lbs[k]
             lbs[k] = v
