@@ -40,6 +40,7 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange, types
+from numba.experimental import structref
 from numba.extending import overload
 from numba.typed import Dict
 
@@ -85,6 +86,14 @@ LOCAL_PAIR_WORDS = 12 << 20  # the local pair cache's rows: 96 MiB, as many pair
 LOCAL_PAIR_SLOTS = 1 << 17  # ... up to this many
 
 
+class Neighbours(NamedTuple):
+    """The guesses that differ only at one position, grouped (:func:`neighbour_groups`)."""
+
+    grp: np.ndarray  # [z, h]: the group of guess row h at position z
+    start: np.ndarray  # group k's rows are members[start[k]:start[k + 1]]
+    members: np.ndarray  # the rows of every group, ascending within a group
+
+
 class LocalScratch(NamedTuple):
     """The scratch with which one position at a time counts its buckets over a copy of
     some guesses' columns (:func:`localise`, :func:`localise_rows`, :func:`local_views`)."""
@@ -97,7 +106,7 @@ class LocalScratch(NamedTuple):
     legal: np.ndarray  # 0 .. k - 1
     present: np.ndarray  # (undominated_rows' scratch: one flag per symbol)
     pairs: tuple  # a pair cache over the kept columns (pair_cache's layout)
-    neighbours: tuple  # neighbour_groups of the guesses
+    neighbours: Neighbours  # neighbour_groups of the guesses
     dom: np.ndarray  # per depth: the dominators of a position's guesses
 
 
@@ -122,7 +131,7 @@ class Frames(NamedTuple):
 
 
 def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, n_sym: int,
-           neighbours: tuple | None = None, prune_from: int = 0, skip_from: int = 0,
+           neighbours: Neighbours | None = None, prune_from: int = 0, skip_from: int = 0,
            hard: bool = False) -> Frames:
     """Scratch of :func:`solve` for positions with up to ``depth`` guesses left: one frame
     per depth (a node with ``d`` left splits into frame ``d``; its children, ``d - 1``
@@ -151,7 +160,8 @@ def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, 
     on = (neighbours is not None or hard) and prune_from > 0
     a, g = (n_answers, n_guesses) if on else (0, 0)
     if neighbours is None:
-        neighbours = (np.zeros((length, 0), np.int32), np.zeros(1, np.int64), np.zeros(0, np.int32))
+        neighbours = Neighbours(np.zeros((length, 0), np.int32), np.zeros(1, np.int64),
+                                np.zeros(0, np.int32))
     paired = on and not hard and n_answers <= PAIR_ANSWERS_MAX
     pairs = (np.empty(LOCAL_PAIR_WORDS if paired else 0, np.uint64),
              np.full(n_answers * (n_answers - 1) // 2 if paired else 0, -1, np.int32),
@@ -172,12 +182,83 @@ def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, 
         legal_bits=np.zeros((D, (n_guesses + 63) // 64), np.uint64), local=local)
 
 
-def neighbour_groups(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+class SearchArgs(NamedTuple):
+    """What :func:`solve` reads and no node of the search changes, as the caller keeps it
+    (:class:`wordle_core.search.exact.ExactSolver`); with the scratch (:func:`frames`)
+    it makes the compiled :class:`Search` (:func:`new_search`)."""
+
+    MT: np.ndarray  # the pattern matrix transposed: MT[answer, guess]
+    codes: np.ndarray  # the guesses' symbol codes (guesses x length)
+    lcounts: np.ndarray  # the guesses' letter counts (hard mode; the walk's rule)
+    arow: np.ndarray  # each answer's guess row
+    ubs: np.ndarray  # [d]: the children's bucket bounds of the node with d left (scratch)
+    width: int  # guesses expanded by the heuristic at each node
+    exact: int  # WIDTH_LIMITED, EXACT or EXACT_NO_COUNT_BOUNDS
+    hard: bool
+    memo: Dict  # new_memo()
+    est: np.ndarray  # the heuristic's table (scan)
+    green: int  # the all-green pattern
+    n_pat: int  # the number of patterns
+    scratch_c: np.ndarray  # scan's counters
+    scratch_t: np.ndarray  # scan's table
+    seen: tuple  # row_is_perfect's stamps
+    stats: np.ndarray  # the ST_* counters
+    rule: tuple  # the NYT rule's bitsets (rule_bitsets: green, least), hard mode
+    pairs: tuple  # the pair cache of the small sets of normal mode (pair_cache)
+
+
+@structref.register
+class SearchType(types.StructRef):
+    """numba's type of a :class:`Search`."""
+
+    def preprocess_fields(self, fields):
+        return tuple((name, types.unliteral(typ)) for name, typ in fields)
+
+
+class Search(structref.StructRefProxy):
+    """:func:`solve`'s fixed arguments and scratch in one compiled structure, passed by
+    one reference: a call in the recursion counts one reference instead of one per
+    array, and each field is read by name. Made by :func:`new_search` from a
+    :class:`SearchArgs` and :func:`frames`; the scratch fields are the frames' arrays
+    (``out``, ``starts``, ``sizes``, ``pats``, ``floors``, ``bucket_greens``,
+    ``bucket_letters``, ``bucket_legal`` (the frames' ``legal``), ``counts``,
+    ``positions``, ``legal_bits``, ``rule_scratch``), the local scratch (``local``) and,
+    for every node to read, its ``dom``, ``local_state`` (its ``state``), ``neighbours``
+    and ``present``."""
+
+
+SEARCH_FIELDS = (
+    "MT", "codes", "arow", "ubs", "width", "exact", "hard", "memo", "est", "green", "n_pat",
+    "scratch_c", "scratch_t", "seen", "stats", "rule_green", "rule_least", "pairs",
+    "out", "starts", "sizes", "pats", "floors", "bucket_greens", "bucket_letters", "bucket_legal",
+    "counts", "positions", "legal_bits", "rule_scratch", "local", "dom", "local_state",
+    "neighbours", "present")
+structref.define_proxy(Search, SearchType, SEARCH_FIELDS)
+
+
+@njit(cache=CACHE)
+def _new_search(a, fr):
+    lo = fr.local
+    return Search(a.MT, a.codes, a.arow, a.ubs, a.width, a.exact, a.hard, a.memo, a.est, a.green,
+                  a.n_pat, a.scratch_c, a.scratch_t, a.seen, a.stats, a.rule[0], a.rule[1], a.pairs,
+                  fr.out, fr.starts, fr.sizes, fr.pats, fr.floors, fr.bucket_greens,
+                  fr.bucket_letters, fr.legal, fr.counts, fr.positions, fr.legal_bits,
+                  fr.rule_scratch, lo, lo.dom, lo.state, lo.neighbours, lo.present)
+
+
+def new_search(fixed: SearchArgs, fr: Frames) -> Search:
+    """The :class:`Search` of ``fixed`` with the scratch ``fr`` (:func:`frames`): it holds
+    their arrays (no copies), so what the caller writes into them (the root's
+    ``legal_bits``) the search reads."""
+    return _new_search(fixed, fr)
+
+
+def neighbour_groups(codes: np.ndarray) -> Neighbours:
     """The guesses that differ only at one position, grouped: for :func:`undominated_rows`.
 
-    ``(grp, start, rows)``: ``grp[z, h]`` is the group of guess row ``h`` at position
+    :class:`Neighbours` ``(grp, start, members)``: ``grp[z, h]`` is the group of guess row ``h`` at position
     ``z`` (the rows equal to it everywhere but at ``z``, itself included), whose rows are
-    ``rows[start[grp]:start[grp + 1]]``, ascending.
+    ``members[start[grp]:start[grp + 1]]``, ascending.
     """
     G, L = codes.shape
     grp = np.empty((L, G), np.int32)
@@ -192,7 +273,7 @@ def neighbour_groups(codes: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndar
         counts = np.bincount(inv)
         start.extend((np.cumsum(counts) + start[-1]).tolist())
         base += counts.shape[0]
-    return grp, np.array(start, np.int64), np.concatenate(members).astype(np.int32)
+    return Neighbours(grp, np.array(start, np.int64), np.concatenate(members).astype(np.int32))
 
 
 @njit(cache=CACHE, nogil=True)
@@ -562,7 +643,7 @@ def localise(MT, codes, arow, cands, child_ub, local, dom):
     count with."""
     rows, present, nbr = local.rows, local.present, local.neighbours
     if dom.shape[0] == 0:
-        k = undominated_rows(codes, arow, cands, nbr[0], nbr[1], nbr[2], present, rows)
+        k = undominated_rows(codes, arow, cands, nbr.grp, nbr.start, nbr.members, present, rows)
     else:
         k = kept_rows(dom, rows)
     _copy_columns(MT, arow, cands, child_ub, local, k)
@@ -756,159 +837,115 @@ def count_bound(MT, arow, cands, legal, ub, d, beta, green, n_pat, pairs, seen, 
 
 
 @njit(cache=CACHE, nogil=True)
-def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, width, exact, hard,
-          memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats, fr, rule,
-          pairs):
-    """Value of ``cands`` with ``d`` guesses left (exact if ``< beta``, else a bound >= beta).
-
-    ``width`` guesses (best by the heuristic among the best by bound) are expanded at
-    each node; with ``exact`` every other guess whose lower bound is below the best
-    total is expanded too, so the minimum is over all allowed guesses. Without
-    ``exact`` the value is that of the width-limited search (an upper bound of the
-    optimum, fast). ``exact`` is :data:`WIDTH_LIMITED` (0, false), :data:`EXACT`, or
-    :data:`EXACT_NO_COUNT_BOUNDS`: with :data:`EXACT`, a guess that the floors and memo
-    bounds of its buckets do not refute has its buckets bounded by their counts
-    (:func:`count_bound`) before any is searched. In hard mode ``legal`` are the rows
-    allowed by the obligations ``cg``/``cn`` (see :func:`set_key`).
-
-    ``ub[row]`` is an upper bound of the number of buckets guess ``row`` makes of
-    ``cands`` (its count over a superset: a parent's scan). A guess with
-    ``ub + 1 <= 3n - beta`` cannot have a bound below ``beta``, so the scan skips it:
-    most cut-off proofs (a child shown to be no better than ``beta``) then read only
-    the guesses that split the parent well. ``ubs`` (``> d`` rows of one entry per guess
-    row) is scratch for the children's ``ub``: row ``d`` holds this node's counts at its
-    allowed rows, and a descendant only reads rows it is allowed, a subset of those.
-    ``fr`` (:func:`frames`, ``> d`` frames) is where each guess tried is split: frame
-    ``d`` is this node's, so nothing is allocated per guess. Hard mode: ``legal`` is
-    ascending, ``fr.legal_bits[d]`` is its bitset and ``rule`` the rule's bitsets
-    (:func:`wordle_core.kernels.hard.rule_bitsets`), from which each child's allowed rows
-    are found (:func:`wordle_core.kernels.hard.hard_filter_bits`). ``pairs``: a
-    :func:`wordle_core.kernels.buckets.pair_cache`, with which the small sets of normal
-    mode are counted (:func:`wordle_core.kernels.buckets.pair_counts`; the same counts).
-    """
-    n = cands.shape[0]
-    if n == 1:
-        return 1
-    if d <= 1:
-        return INF
-    if n == 2:
-        return 3
-    if hard and n > hard_capacity(cg, d):
-        return INF  # too many answers left for the known greens: lost
-    stats[ST_NODES] += 1
-    key = set_key(cands, d, hard, cg, cn)
-    lb_known = 2 * n - 1
+def memo_bound(memo, key, lb: int, beta: int, stats):
+    """``(bound, settled)`` of a position from its memo entry: the entry's value when it is
+    exact or already ``>= beta`` (settled: a hit), else the better of ``lb`` and its bound."""
     if key in memo:
         e = memo[key]
-        if e[1] == 1:
+        if e[1] == 1 or e[0] >= beta:
             stats[ST_HITS] += 1
-            return e[0]
-        if e[0] >= beta:
-            stats[ST_HITS] += 1
-            return e[0]
-        if e[0] > lb_known:
-            lb_known = e[0]
-    if lb_known >= beta:
-        return lb_known
-    # 1. a candidate that splits the rest into singletons reaches the bound 2n - 1.
-    #    (Every candidate is a legal hard-mode guess: it fits all the hints so far.)
-    if lb_known == 2 * n - 1:
-        pc = perfect_candidate(MT, arow, cands, seen)
-        if pc >= 0:
-            _store(memo, key, 2 * n - 1, 1, pc)
-            return 2 * n - 1
-        lb_known = 2 * n
-        if lb_known >= beta:
-            _store(memo, key, lb_known, 0, -1)
-            return lb_known
+            return e[0], True
+        if e[0] > lb:
+            lb = e[0]
+    return lb, False
+
+
+@njit(cache=CACHE, nogil=True)
+def perfect_split(s, cands, legal, ub, beta, key, sel):
+    """The first guess that splits ``cands`` into singletons (none of them does: the
+    bound is ``2n``), which costs ``2n``: ``(2n, ...)`` with the value stored, else
+    ``(-1, counted, n_sel, nb_all, has_green_all)``, where ``counted`` says the pass
+    counted the guesses' buckets on the way (``nb_all``, ``has_green_all``, at every
+    position of ``legal``) and ``n_sel >= 0`` that it chose the guesses that may beat
+    ``beta`` (:func:`can_beat`, into ``sel``)."""
+    MT, memo, stats, green = s.MT, s.memo, s.stats, s.green
+    n = cands.shape[0]
     G = legal.shape[0]
-    counted = False  # nb_all / has_green_all hold every guess's bucket count already
-    sel = np.empty(G, np.int64)  # the guesses that may beat beta (can_beat), once found
-    n_sel = -1
+    counted, n_sel = False, -1
     nb_all = np.empty(0, np.int64)
     has_green_all = np.empty(0, np.bool_)
-    if lb_known == 2 * n:
-        # no candidate splits perfectly; a non-candidate that does costs 2n, the bound.
-        T = 3 * n - beta  # (as in 2. below)
-        dense = is_dense(MT, legal)
-        if n <= PAIRS_MAX and dense and pairs[0].shape[0] > 0:
-            # small set, normal mode: count every guess by the answers' pairwise
-            # collision bitsets (pair_counts) and take the first perfect guess; if there
-            # is none, the counts serve the scan.
-            nb_all, has_green_all = pair_counts(MT, cands, arow, green, pairs)
-            first = -1
-            for i in range(G):
-                if nb_all[i] == n:
-                    first = i
-                    break
-            stats[ST_CELLS] += n * (G if first < 0 else first + 1)
-            if first >= 0:
-                _store(memo, key, 2 * n, 1, legal[first])
-                return 2 * n
-            counted = True
-        elif n <= PAIRS_MAX and exact and T >= 1 and not dense:
-            # small set in a cut-off proof, hard mode (the rows are gathered anyway): count
-            # only the guesses that 2. below would not skip (their bound may be below
-            # beta), and let the parent's counts stand in for the others, as 2. does. A
-            # perfect guess (n buckets) is never skipped, so the first one is the same.
-            # (Normal mode reads every guess in order, which is faster than a gather.)
-            n_sel = can_beat(ub, legal, n, T, sel)
-            rows = legal[sel[:n_sel]]
-            nb_r, has_green_r, first, done = distinct_pairs(MT, cands, rows, False, green, True, 0)
-            stats[ST_CELLS] += n * done
+    T = 3 * n - beta  # (as in solve's count)
+    dense = is_dense(MT, legal)
+    if n <= PAIRS_MAX and dense and s.pairs[0].shape[0] > 0:
+        # small set, normal mode: count every guess by the answers' pairwise
+        # collision bitsets (pair_counts) and take the first perfect guess; if there
+        # is none, the counts serve the scan.
+        nb_all, has_green_all = pair_counts(MT, cands, s.arow, green, s.pairs)
+        first = -1
+        for i in range(G):
+            if nb_all[i] == n:
+                first = i
+                break
+        stats[ST_CELLS] += n * (G if first < 0 else first + 1)
+        if first >= 0:
+            _store(memo, key, 2 * n, 1, legal[first])
+            return 2 * n, counted, n_sel, nb_all, has_green_all
+        counted = True
+    elif n <= PAIRS_MAX and s.exact and T >= 1 and not dense:
+        # small set in a cut-off proof, hard mode (the rows are gathered anyway): count
+        # only the guesses that the count would not skip (their bound may be below
+        # beta), and let the parent's counts stand in for the others, as it does. A
+        # perfect guess (n buckets) is never skipped, so the first one is the same.
+        # (Normal mode reads every guess in order, which is faster than a gather.)
+        n_sel = can_beat(ub, legal, n, T, sel)
+        rows = legal[sel[:n_sel]]
+        nb_r, has_green_r, first, done = distinct_pairs(MT, cands, rows, False, green, True, 0)
+        stats[ST_CELLS] += n * done
+        if first >= 0:
+            _store(memo, key, 2 * n, 1, rows[first])
+            return 2 * n, counted, n_sel, nb_all, has_green_all
+        nb_all = np.empty(G, np.int64)
+        has_green_all = np.empty(G, np.bool_)
+        for i in range(G):
+            nb_all[i] = min(ub[legal[i]], n)
+            has_green_all[i] = True
+        for t in range(n_sel):
+            nb_all[sel[t]] = nb_r[t]
+            has_green_all[sel[t]] = has_green_r[t]
+        counted = True
+    elif n <= PAIRS_MAX:
+        # small set: count every guess's buckets a block at a time (SIMD) and stop
+        # at the first perfect one; if there is none, the counts serve the scan.
+        nb_all, has_green_all, first, done = distinct_pairs(MT, cands, legal, dense, green, True, 0)
+        stats[ST_CELLS] += n * done
+        if first >= 0:
+            _store(memo, key, 2 * n, 1, legal[first])
+            return 2 * n, counted, n_sel, nb_all, has_green_all
+        counted = True
+    elif n <= PRUNED_PAIRS_MAX:
+        # (a block of guesses at a time, each dropped at its first shared pattern;
+        # only the guesses that made at least n buckets of a superset can split
+        # the set perfectly: ub[row] >= n)
+        rows = np.empty(G, legal.dtype)
+        n_rows = 0
+        for i in range(G):
+            if ub[legal[i]] >= n:
+                rows[n_rows] = legal[i]
+                n_rows += 1
+        if n_rows > 0:
+            rows = rows[:n_rows]
+            first = distinct_pairs(MT, cands, rows, is_dense(MT, rows), green, True, n)[2]
             if first >= 0:
                 _store(memo, key, 2 * n, 1, rows[first])
-                return 2 * n
-            nb_all = np.empty(G, np.int64)
-            has_green_all = np.empty(G, np.bool_)
-            for i in range(G):
-                nb_all[i] = min(ub[legal[i]], n)
-                has_green_all[i] = True
-            for t in range(n_sel):
-                nb_all[sel[t]] = nb_r[t]
-                has_green_all[sel[t]] = has_green_r[t]
-            counted = True
-        elif n <= PAIRS_MAX:
-            # small set: count every guess's buckets a block at a time (SIMD) and stop
-            # at the first perfect one; if there is none, the counts serve the scan.
-            nb_all, has_green_all, first, done = distinct_pairs(MT, cands, legal, dense, green, True, 0)
-            stats[ST_CELLS] += n * done
-            if first >= 0:
-                _store(memo, key, 2 * n, 1, legal[first])
-                return 2 * n
-            counted = True
-        elif n <= PRUNED_PAIRS_MAX:
-            # (a block of guesses at a time, each dropped at its first shared pattern;
-            # only the guesses that made at least n buckets of a superset can split
-            # the set perfectly: ub[row] >= n)
-            rows = np.empty(G, legal.dtype)
-            n_rows = 0
-            for i in range(G):
-                if ub[legal[i]] >= n:
-                    rows[n_rows] = legal[i]
-                    n_rows += 1
-            if n_rows > 0:
-                rows = rows[:n_rows]
-                first = distinct_pairs(MT, cands, rows, is_dense(MT, rows), green, True, n)[2]
-                if first >= 0:
-                    _store(memo, key, 2 * n, 1, rows[first])
-                    return 2 * n
-        elif n <= n_pat:
-            # (early exit per guess at the first shared pattern)
-            for i in range(G):
-                if ub[legal[i]] >= n and row_is_perfect(MT[:, legal[i]], cands, seen[0], seen[1]):
-                    _store(memo, key, 2 * n, 1, legal[i])
-                    return 2 * n
-        if d == 2:  # the next guess must leave only singletons: impossible
-            _store(memo, key, INF, 1, -1)
-            return INF
-        # (the bound stays 2n: a candidate leaving one pair costs n + 3 + (n - 3) = 2n)
-    if d == 2:
-        # reached only with a memoised bound > 2n: no single guess finishes the set.
-        _store(memo, key, INF, 1, -1)
-        return INF
-    # 2. bucket count of every allowed guess (bitsets): the bound of each guess.
-    stats[ST_SCANS] += 1
+                return 2 * n, counted, n_sel, nb_all, has_green_all
+    elif n <= s.n_pat:
+        # (early exit per guess at the first shared pattern)
+        seen = s.seen
+        for i in range(G):
+            if ub[legal[i]] >= n and row_is_perfect(MT[:, legal[i]], cands, seen[0], seen[1]):
+                _store(memo, key, 2 * n, 1, legal[i])
+                return 2 * n, counted, n_sel, nb_all, has_green_all
+    return -1, counted, n_sel, nb_all, has_green_all
+
+
+@njit(cache=CACHE, nogil=True)
+def count_guesses(s, cands, legal, ub, beta, sel, n_sel, counted, nb_all, has_green_all):
+    """Every allowed guess's bucket count over ``cands`` (bitsets) and whether it makes a
+    green bucket: ``(nb, has_green, n_sel)``. A guess that cannot beat ``beta``
+    (:func:`can_beat`) is not counted: an upper bound of its buckets (and "green")
+    stands in. The counts of :func:`perfect_split` (``counted``) are reused."""
+    n = cands.shape[0]
+    G = legal.shape[0]
     T = 3 * n - beta  # a guess scoring B + [green] <= T has the bound 3n - B - [g] >= beta
     if n_sel < 0:
         n_sel = can_beat(ub, legal, n, T, sel)
@@ -919,12 +956,12 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
         has_green[i] = True
     # a sequential read of every guess is faster than a gather when most of them remain
     # (normal mode); hard mode's rows are gathered anyway, so it reads only those
-    if n_sel == G or (5 * n_sel >= 2 * G and (counted or is_dense(MT, legal))):
+    if n_sel == G or (5 * n_sel >= 2 * G and (counted or is_dense(s.MT, legal))):
         n_sel = G
-        if counted:  # the perfect-split pass above counted every guess
+        if counted:  # the perfect-split pass counted every guess
             nb, has_green = nb_all, has_green_all
         else:
-            nb, has_green = count_buckets(MT, cands, legal, green, n_pat)
+            nb, has_green = count_buckets(s.MT, cands, legal, s.green, s.n_pat)
     elif n_sel > 0 and counted:  # the perfect-split pass counted them already
         for t in range(n_sel):
             nb[sel[t]] = nb_all[sel[t]]
@@ -933,264 +970,83 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
         rows = np.empty(n_sel, legal.dtype)
         for t in range(n_sel):
             rows[t] = legal[sel[t]]
-        nb2, has_green2 = count_buckets(MT, cands, rows, green, n_pat)
+        nb2, has_green2 = count_buckets(s.MT, cands, rows, s.green, s.n_pat)
         for t in range(n_sel):
             nb[sel[t]] = nb2[t]
             has_green[sel[t]] = has_green2[t]
     if not counted:
-        stats[ST_CELLS] += n * n_sel
-    lb1 = np.empty(G, np.int64)
-    minlb = INF
-    kmax = 0  # most buckets any allowed guess makes of cands (or of any subset of it)
+        s.stats[ST_CELLS] += n * n_sel
+    return nb, has_green, n_sel
+
+
+@njit(cache=CACHE, nogil=True)
+def width_recount(s, cands, legal, beta, K, kmax, sel, n_sel, nb, has_green, lb1, nb_all,
+                  has_green_all) -> int:
+    """Width-limited search, some guesses not counted (``n_sel < G``): the guesses
+    expanded are the heuristic's best among the first ``K`` by bound, and a skipped
+    guess's bound is only a stand-in (>= beta). When fewer than ``K`` guesses have a bound
+    below beta, stand-ins would fill the first ``K`` and could push a guess below beta
+    out of the heuristic's top: the value would then depend on beta (on what was
+    searched before), not on the position alone. So those nodes count the skipped
+    guesses too (into ``nb``, ``has_green``, ``lb1``). Returns the most buckets a guess
+    makes (``kmax``, unchanged when nothing is counted). ``nb_all``: the counts of
+    :func:`perfect_split` at every guess, or empty (not counted)."""
+    n = cands.shape[0]
+    G = legal.shape[0]
+    n_low = 0
+    for i in range(G):
+        if lb1[i] < beta:
+            n_low += 1
+    if n_low >= K:
+        return kmax
+    skipped = np.ones(G, np.bool_)
+    for t in range(n_sel):
+        skipped[sel[t]] = False
+    n_sk = G - n_sel
+    idx = np.empty(n_sk, np.int64)
+    t = 0
+    for i in range(G):
+        if skipped[i]:
+            idx[t] = i
+            t += 1
+    if nb_all.shape[0] > 0:  # the perfect-split pass counted them already (every guess:
+        nb2 = nb_all[idx]  # its stand-ins are exact mode's, not this one's)
+        has_green2 = has_green_all[idx]
+    else:
+        nb2, has_green2 = count_buckets(s.MT, cands, legal[idx], s.green, s.n_pat)
+        s.stats[ST_CELLS] += n * n_sk
+    for t in range(n_sk):
+        i = idx[t]
+        nb[i] = nb2[t]
+        has_green[i] = has_green2[t]
+        lb1[i] = 3 * n - nb2[t] - (1 if has_green2[t] else 0)
+    kmax = 0
     for i in range(G):
         if nb[i] > kmax:
             kmax = nb[i]
-        v = 3 * n - nb[i] - (1 if has_green[i] else 0)
-        lb1[i] = v
-        if v < minlb:
-            minlb = v
-    if minlb > lb_known:
-        lb_known = minlb
-    if lb_known >= beta:
-        _store(memo, key, lb_known, 0, -1)
-        return lb_known
-    K = min(G, max(8 * width, 64))
-    if not exact and n_sel < G:
-        # Width-limited: the guesses expanded are the heuristic's best among the first K
-        # by bound, and a skipped guess's bound is only a stand-in (>= beta). When fewer
-        # than K guesses have a bound below beta, stand-ins would fill the first K and
-        # could push a guess below beta out of the heuristic's top: the value would then
-        # depend on beta (on what was searched before), not on the position alone. So
-        # those nodes count the skipped guesses too.
-        n_low = 0
-        for i in range(G):
-            if lb1[i] < beta:
-                n_low += 1
-        if n_low < K:
-            skipped = np.ones(G, np.bool_)
-            for t in range(n_sel):
-                skipped[sel[t]] = False
-            n_sk = G - n_sel
-            idx = np.empty(n_sk, np.int64)
-            t = 0
-            for i in range(G):
-                if skipped[i]:
-                    idx[t] = i
-                    t += 1
-            if counted:  # the perfect-split pass counted them already (every guess:
-                nb2 = nb_all[idx]  # its stand-ins are exact mode's, not this one's)
-                has_green2 = has_green_all[idx]
-            else:
-                nb2, has_green2 = count_buckets(MT, cands, legal[idx], green, n_pat)
-                stats[ST_CELLS] += n * n_sk
-            kmax = 0
-            for t in range(n_sk):
-                i = idx[t]
-                nb[i] = nb2[t]
-                has_green[i] = has_green2[t]
-                lb1[i] = 3 * n - nb2[t] - (1 if has_green2[t] else 0)
-            for i in range(G):
-                if nb[i] > kmax:
-                    kmax = nb[i]
-    # all guesses by bound, alphabetical within a bound (lb1 is 2n - 1 .. 3n)
-    rest = stable_order(lb1 - (2 * n - 1), n + 2)
-    # 3. heuristic and largest bucket of the best guesses by bound. A guess whose
-    #    non-green buckets have at most two answers reaches its bound: exact for free.
-    sub_rows = np.empty(K, legal.dtype)
-    for t in range(K):
-        sub_rows[t] = legal[rest[t]]
-    nbk_, has_green_k, maxb, h = scan(MT, cands, sub_rows, green, est, scratch_c, scratch_t)
+    return kmax
+
+
+@njit(cache=CACHE, nogil=True)
+def free_exact(s, cands, rows):
+    """The heuristic of the guesses ``rows`` (the best ones by bound) and the best total
+    among those whose non-green buckets have at most two answers (such a guess reaches
+    its bound: exact for free): ``(best, best guess, heuristic)``, ``(INF, -1, h)`` if none."""
+    n = cands.shape[0]
+    nbk, has_green_k, maxb, h = scan(s.MT, cands, rows, s.green, s.est, s.scratch_c, s.scratch_t)
     best = INF
     bestg = -1
-    for t in range(K):
-        v = 3 * n - nbk_[t] - (1 if has_green_k[t] else 0)  # (lb1 may be a skipped guess's bound)
+    for t in range(rows.shape[0]):
+        v = 3 * n - nbk[t] - (1 if has_green_k[t] else 0)  # (lb1 may be a skipped guess's bound)
         if maxb[t] <= 2 and v < best:
             best = v
-            bestg = sub_rows[t]
-    if best == lb_known:
-        _store(memo, key, best, 1, bestg)
-        return best
-    # 4. expand guesses: the heuristic's top `width` first, then (exact) every other
-    #    guess in order of its bound until the bound reaches the best total.
-    # the children's bucket bounds: this node's counts (a child is a subset of cands)
-    if is_dense(MT, legal) and ub.shape[0] == G:
-        child_ub = nb  # every row is allowed, in order: the counts are the bounds
-    else:
-        child_ub = ubs[d]  # (no copy: the other rows of child_ub are never read below this node)
-        for i in range(G):
-            child_ub[legal[i]] = nb[i]
-    top = rest[_top_w(h, width)]
-    # width-limited: just the top guesses (distinct); exact: then every guess by bound
-    tried = np.zeros(G if exact else 0, np.bool_)
-    order = np.concatenate((top, rest)) if exact else top
-    n_order = order.shape[0]
-    soft = INF  # the least lower bound of a guess refuted below (a fail-high bound)
-    n_local = -1  # guesses of the local scratch (fr.local) this node counts over; 0: every guess
-    # a large position (exact, normal mode) skips a guess once one that dominates it was
-    # tried: that one's value is at most this one's, and was either the best so far or
-    # no better than the limit then, so this one cannot be strictly better than the best:
-    # the value and the first best guess are those of the full loop. (The fail-soft bound
-    # below, the least over the guesses tried, stays valid: each skipped guess is worth
-    # at least the one that dominates it.)
-    dom = fr.local.dom[d]
-    skip = exact != WIDTH_LIMITED and not hard and 0 < fr.local.state[2] <= n and is_dense(MT, legal)
-    if skip:
-        nbr = fr.local.neighbours
-        dominators(codes, arow, cands, nbr[0], nbr[1], nbr[2], fr.local.present, dom)
-    for oi in range(n_order):
-        i = order[oi]
-        if exact:
-            if tried[i]:
-                continue
-            tried[i] = True
-        limit = best if best < beta else beta
-        if lb1[i] >= limit:
-            soft = min(soft, lb1[i])
-            if oi >= top.shape[0]:
-                break  # sorted by bound: nothing later can beat the limit (nor soft)
-            continue
-        if skip and dom[i] >= 0:  # (dense: position i is row i)
-            j = dom[i]
-            while not tried[j] and dom[j] >= 0:
-                j = dom[j]
-            if tried[j]:
-                stats[ST_SKIPPED] += 1
-                continue
-        g = legal[i]
-        stats[ST_EVALS] += 1
-        # (this depth's frame of the scratch: children use the frames below it)
-        out, starts, sizes, pats, lbs = fr.out[d], fr.starts[d], fr.sizes[d], fr.pats[d], fr.floors[d]
-        greens_k, letters_k = fr.bucket_greens[d], fr.bucket_letters[d]
-        nbk = split_into(MT, cands, g, green, fr.counts, fr.positions, out, starts, sizes, pats)
-        rem = 0
-        for k in range(nbk):
-            lbs[k] = set_floor(sizes[k], d - 1, kmax)
-            if lbs[k] >= INF:
-                rem += INF
-                break
-            if sizes[k] >= 3 and d - 1 >= 2:
-                if hard:
-                    ng = greens_k[k]
-                    nn = letters_k[k]
-                    obligations_after(codes, g, pats[k], cg, cn, ng, nn)
-                    if sizes[k] > hard_capacity(ng, d - 1):
-                        lbs[k] = INF  # lost: the guess is refuted without a search
-                        rem += INF
-                        break
-                    bucket_key = set_key(out[starts[k]:starts[k] + sizes[k]], d - 1, hard, ng, nn)
-                else:
-                    bucket_key = set_key(out[starts[k]:starts[k] + sizes[k]], d - 1, hard, cg, cn)
-                # a bucket met before (under another guess) may have a better bound
-                if bucket_key in memo:
-                    e = memo[bucket_key]
-                    if e[0] > lbs[k]:
-                        lbs[k] = e[0]
-            rem += lbs[k]
-            if n + rem >= limit:
-                break
-        if exact == EXACT and n + rem < limit and limit < INF // 2 and d - 1 >= 3:
-            # Not refuted by its buckets' floors: before searching any bucket, bound
-            # them by their counts (count_bound), largest first, until the guess is
-            # refuted or every bucket is bounded. One count per bucket, where a search
-            # of a bucket counts it and then expands its guesses: most guesses tried
-            # below the first are refuted this way, their buckets never searched.
-            # (Only against a finite limit: the first guess expanded is searched.)
-            for k in range(nbk):
-                m = sizes[k]
-                if m < 3:
-                    continue
-                sub = out[starts[k]:starts[k] + m]
-                bucket_key = set_key(sub, d - 1, hard, greens_k[k] if hard else cg,
-                                     letters_k[k] if hard else cn)
-                if bucket_key in memo and (memo[bucket_key][1] == 1 or memo[bucket_key][0] > 2 * m):
-                    continue  # exact, or bounded by its counts before (lbs[k] holds it)
-                cb_beta = limit - n - (rem - lbs[k])
-                if hard:  # (the bucket's allowed rows: the rule's filter of this node's)
-                    nl = hard_filter_bits(fr.legal_bits[d], codes, g, pats[k], rule[0], rule[1],
-                                          fr.rule_scratch, fr.legal_bits[d - 1], fr.legal[d])
-                    rows_k = fr.legal[d][:nl]
-                else:
-                    rows_k = legal
-                whole = rows_k.shape[0] == G  # (it keeps every allowed guess: always in normal mode)
-                if n_local < 0 and whole:
-                    # a large position bounds many buckets: count those that keep every
-                    # allowed guess over a copy of the guesses' columns, each copied once,
-                    # most buckets here first: in normal mode the guesses no other guess
-                    # dominates here (about half of them), with a pair cache of their own;
-                    # in hard mode every allowed one, for the buckets whose feedback
-                    # obliges nothing new (often the largest). The scratch serves one node
-                    # at a time: the first to take it, never a descendant.
-                    n_local = 0
-                    st = fr.local.state
-                    if st[1] > 0 and n >= st[1] and st[0] == 0 and (hard or is_dense(MT, legal)):
-                        st[0] = 1
-                        if hard:
-                            n_local = localise_rows(MT, arow, cands, legal, child_ub, fr.local)
-                        else:  # (the dominators found for skipping, if this node skips)
-                            n_local = localise(MT, codes, arow, cands, child_ub, fr.local,
-                                          dom if skip else dom[:0])
-                            stats[ST_DROPPED] += G - n_local
-                        stats[ST_PRUNED] += 1
-                if n_local > 0 and whole:
-                    mt_l, legal_l, ub_l, pairs_l = local_views(fr.local, MT.shape[0], n_local)
-                    v = count_bound(mt_l, fr.local.arow, sub, legal_l, ub_l, d - 1, cb_beta, green,
-                                    n_pat, pairs_l, seen, memo, bucket_key, stats, fr.local.rows[:n_local])
-                else:
-                    v = count_bound(MT, arow, sub, rows_k, child_ub, d - 1, cb_beta, green, n_pat,
-                                    pairs, seen, memo, bucket_key, stats, fr.local.rows[:0])
-                if v > lbs[k]:
-                    rem += v - lbs[k]
-                    lbs[k] = v
-                if n + rem >= limit:
-                    break
-        acc = n
-        if acc + rem >= limit:
-            soft = min(soft, acc + rem)
-            continue
-        cut = False
-        for k in range(nbk):
-            m = sizes[k]
-            rem -= lbs[k]
-            if m <= 2:
-                acc += lbs[k]  # 1 or 3: exact
-                continue
-            if d - 1 <= 1:
-                acc += INF
-                cut = True
-                break
-            sub = out[starts[k]:starts[k] + m]
-            cbeta = limit - acc - rem
-            if hard:
-                ng = greens_k[k]
-                nn = letters_k[k]
-                # a memo hit needs no filtering of the allowed rows
-                bucket_key = set_key(sub, d - 1, hard, ng, nn)
-                v = -1
-                if bucket_key in memo:
-                    e = memo[bucket_key]
-                    if e[1] == 1 or e[0] >= cbeta:
-                        stats[ST_HITS] += 1
-                        v = e[0]
-                if v < 0:
-                    nl = hard_filter_bits(fr.legal_bits[d], codes, g, pats[k], rule[0], rule[1],
-                                          fr.rule_scratch, fr.legal_bits[d - 1], fr.legal[d])
-                    v = solve(MT, codes, lcounts, arow, sub, fr.legal[d][:nl], ng, nn, child_ub, ubs, d - 1,
-                              cbeta, width, exact, hard, memo, est, green, n_pat, length, n_sym,
-                              scratch_c, scratch_t, seen, stats, fr, rule, pairs)
-            else:
-                v = solve(MT, codes, lcounts, arow, sub, legal, cg, cn, child_ub, ubs, d - 1, cbeta, width,
-                          exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c,
-                          scratch_t, seen, stats, fr, rule, pairs)
-            acc += v
-            if acc + rem >= limit:
-                cut = True
-                break
-        soft = min(soft, acc + rem)  # (rem is 0 unless cut)
-        if not cut and acc < best:
-            best = acc
-            bestg = g
-    if n_local > 0:
-        fr.local.state[0] = 0  # (the local scratch is free again)
+            bestg = rows[t]
+    return best, bestg, h
+
+
+@njit(cache=CACHE, nogil=True)
+def settle(memo, key, best: int, bestg: int, beta: int, soft: int, lb_known: int, exact: int) -> int:
+    """A searched position's value, stored: ``best`` when below ``beta``; else a bound."""
     if best < beta:
         _store(memo, key, best, 1, bestg)
         return best
@@ -1211,6 +1067,319 @@ def solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, beta, widt
         return beta
     _store(memo, key, beta if beta > lb_known else lb_known, 0, -1)
     return beta if beta > lb_known else lb_known
+
+
+@njit(cache=CACHE, nogil=True)
+def solve(s, cands, legal, cg, cn, ub, d, beta):
+    """Value of ``cands`` with ``d`` guesses left (exact if ``< beta``, else a bound >= beta):
+    the least over the allowed guesses ``legal`` of each one's total, which
+    :func:`guess_total` sums over its buckets (the two halves of Alex Selby's wordle.cpp).
+
+    ``s`` (:class:`Search`, :func:`new_search`) is what no node changes. ``s.width``
+    guesses (best by the heuristic among the best by bound) are expanded at each node;
+    with ``s.exact`` every other guess whose lower bound is below the best total is
+    expanded too, so the minimum is over all allowed guesses. Without it the value is
+    that of the width-limited search (an upper bound of the optimum, fast). ``s.exact``
+    is :data:`WIDTH_LIMITED` (0, false), :data:`EXACT`, or :data:`EXACT_NO_COUNT_BOUNDS`:
+    with :data:`EXACT`, a guess that the floors and memo bounds of its buckets do not
+    refute has its buckets bounded by their counts (:func:`count_bound`) before any is
+    searched. In hard mode ``legal`` (ascending) are the rows allowed by the obligations
+    ``cg``/``cn`` (see :func:`set_key`) and ``s.legal_bits[d]`` is their bitset.
+
+    ``ub[row]`` is an upper bound of the number of buckets guess ``row`` makes of
+    ``cands`` (its count over a superset: a parent's scan). A guess with
+    ``ub + 1 <= 3n - beta`` cannot have a bound below ``beta``, so the scan skips it:
+    most cut-off proofs (a child shown to be no better than ``beta``) then read only
+    the guesses that split the parent well. ``s.ubs`` row ``d`` holds this node's counts
+    at its allowed rows, the children's ``ub`` (a descendant only reads rows it is
+    allowed, a subset of those).
+    """
+    n = cands.shape[0]
+    if n == 1:
+        return 1
+    if d <= 1:
+        return INF
+    if n == 2:
+        return 3
+    hard, exact, MT, memo, stats = s.hard, s.exact, s.MT, s.memo, s.stats
+    if hard and n > hard_capacity(cg, d):
+        return INF  # too many answers left for the known greens: lost
+    stats[ST_NODES] += 1
+    key = set_key(cands, d, hard, cg, cn)
+    lb_known, settled = memo_bound(memo, key, 2 * n - 1, beta, stats)
+    if settled or lb_known >= beta:
+        return lb_known
+    # 1. a candidate that splits the rest into singletons reaches the bound 2n - 1.
+    #    (Every candidate is a legal hard-mode guess: it fits all the hints so far.)
+    if lb_known == 2 * n - 1:
+        pc = perfect_candidate(MT, s.arow, cands, s.seen)
+        if pc >= 0:
+            _store(memo, key, 2 * n - 1, 1, pc)
+            return 2 * n - 1
+        lb_known = 2 * n
+        if lb_known >= beta:
+            _store(memo, key, lb_known, 0, -1)
+            return lb_known
+    G = legal.shape[0]
+    sel = np.empty(G, np.int64)  # the guesses that may beat beta (can_beat), once found
+    counted, n_sel = False, -1  # (counted: nb_all / has_green_all hold every guess's count)
+    nb_all, has_green_all = np.empty(0, np.int64), np.empty(0, np.bool_)
+    if lb_known == 2 * n:  # no candidate splits perfectly; a non-candidate that does costs 2n
+        v, counted, n_sel, nb_all, has_green_all = perfect_split(s, cands, legal, ub, beta, key, sel)
+        if v >= 0:
+            return v
+        # (the bound stays 2n: a candidate leaving one pair costs n + 3 + (n - 3) = 2n)
+    if d == 2:  # the next guess must leave only singletons: impossible
+        _store(memo, key, INF, 1, -1)
+        return INF
+    # 2. bucket count of every allowed guess (bitsets): the bound of each guess.
+    stats[ST_SCANS] += 1
+    nb, has_green, n_sel = count_guesses(s, cands, legal, ub, beta, sel, n_sel, counted, nb_all,
+                                         has_green_all)
+    lb1 = np.empty(G, np.int64)
+    minlb = INF
+    kmax = 0  # most buckets any allowed guess makes of cands (or of any subset of it)
+    for i in range(G):
+        kmax = max(kmax, nb[i])
+        lb1[i] = 3 * n - nb[i] - (1 if has_green[i] else 0)
+        minlb = min(minlb, lb1[i])
+    lb_known = max(lb_known, minlb)
+    if lb_known >= beta:
+        _store(memo, key, lb_known, 0, -1)
+        return lb_known
+    K = min(G, max(8 * s.width, 64))
+    if not exact and n_sel < G:
+        kmax = width_recount(s, cands, legal, beta, K, kmax, sel, n_sel, nb, has_green, lb1,
+                             nb_all if counted else nb_all[:0], has_green_all)
+    # all guesses by bound, alphabetical within a bound (lb1 is 2n - 1 .. 3n)
+    rest = stable_order(lb1 - (2 * n - 1), n + 2)
+    # 3. heuristic and largest bucket of the best guesses by bound
+    best, bestg, h = free_exact(s, cands, legal[rest[:K]])
+    if best == lb_known:
+        _store(memo, key, best, 1, bestg)
+        return best
+    # 4. expand guesses: the heuristic's top `width` first, then (exact) every other
+    #    guess in order of its bound until the bound reaches the best total.
+    # the children's bucket bounds: this node's counts (a child is a subset of cands)
+    if is_dense(MT, legal) and ub.shape[0] == G:
+        child_ub = nb  # every row is allowed, in order: the counts are the bounds
+    else:
+        child_ub = s.ubs[d]  # (no copy: the other rows of child_ub are never read below this node)
+        for i in range(G):
+            child_ub[legal[i]] = nb[i]
+    top = rest[_top_w(h, s.width)]
+    # width-limited: just the top guesses (distinct); exact: then every guess by bound
+    tried = np.zeros(G if exact else 0, np.bool_)
+    order = np.concatenate((top, rest)) if exact else top
+    soft = INF  # the least lower bound of a guess refuted below (a fail-high bound)
+    n_local = -1  # guesses of the local scratch (s.local) this node counts over; 0: every guess
+    # a large position (exact, normal mode) skips a guess once one that dominates it was
+    # tried: that one's value is at most this one's, and was either the best so far or
+    # no better than the limit then, so this one cannot be strictly better than the best:
+    # the value and the first best guess are those of the full loop. (The fail-soft bound,
+    # the least over the guesses tried, stays valid: each skipped guess is worth at least
+    # the one that dominates it.)
+    dom = s.dom[d]
+    skip = exact != WIDTH_LIMITED and not hard and 0 < s.local_state[2] <= n and is_dense(MT, legal)
+    if skip:
+        nbr = s.neighbours
+        dominators(s.codes, s.arow, cands, nbr.grp, nbr.start, nbr.members, s.present, dom)
+    node_dom = dom if skip else dom[:0]  # (for localise: the dominators, if found)
+    for oi in range(order.shape[0]):
+        i = order[oi]
+        if exact:
+            if tried[i]:
+                continue
+            tried[i] = True
+        limit = best if best < beta else beta
+        if lb1[i] >= limit:
+            soft = min(soft, lb1[i])
+            if oi >= top.shape[0]:
+                break  # sorted by bound: nothing later can beat the limit (nor soft)
+            continue
+        if skip and dom[i] >= 0:  # (dense: position i is row i)
+            j = dom[i]
+            while not tried[j] and dom[j] >= 0:
+                j = dom[j]
+            if tried[j]:
+                stats[ST_SKIPPED] += 1
+                continue
+        stats[ST_EVALS] += 1
+        nbk, rem = bucket_floors(s, cands, cg, cn, d, legal[i], kmax, limit)
+        if n + rem >= limit:  # refuted by its buckets' floors (most guesses tried are)
+            soft = min(soft, n + rem)
+            continue
+        v, cut, n_local = guess_total(s, cands, legal, cg, cn, child_ub, d, legal[i], nbk, rem,
+                                      limit, n_local, node_dom)
+        soft = min(soft, v)
+        if not cut and v < best:
+            best = v
+            bestg = legal[i]
+    if n_local > 0:
+        s.local_state[0] = 0  # (the local scratch is free again)
+    return settle(memo, key, best, bestg, beta, soft, lb_known, exact)
+
+
+@njit(cache=CACHE, nogil=True, inline="always")
+def guess_total(s, cands, legal, cg, cn, child_ub, d, g, nbk, rem, limit, n_local, dom):
+    """The total of guess row ``g`` at :func:`solve`'s node (``cands``, ``d`` left): ``n``
+    plus the sum over its ``nbk`` buckets of their values (:func:`solve` of each, one
+    guess fewer), summed while it stays below ``limit``. ``(total, cut, n_local)``: ``cut``
+    when the sum reached ``limit`` (``total`` is then a lower bound, ``>= limit``: the
+    buckets not searched count with their floors). The buckets are in this depth's frame
+    with their floors, ``rem`` in all (:func:`bucket_floors`, which did not refute the
+    guess); before any is searched, their counts (:func:`count_bounds`) may refute it.
+    ``n_local``: the node's local scratch (as :func:`count_bounds` takes and returns it);
+    ``dom``: the node's dominators (or empty). Inlined into :func:`solve`, so its
+    recursion stays one function's."""
+    n = cands.shape[0]
+    if s.exact == EXACT and limit < INF // 2 and d - 1 >= 3:
+        rem, n_local = count_bounds(s, cands, legal, cg, cn, child_ub, d, g, nbk, rem, limit,
+                                    n_local, dom)
+    acc = n
+    if acc + rem >= limit:
+        return acc + rem, True, n_local
+    # (this depth's frame of the scratch, filled by bucket_floors: children use the frames below)
+    out, starts, sizes, lbs, memo = s.out[d], s.starts[d], s.sizes[d], s.floors[d], s.memo
+    hard, pats, greens_k, letters_k = s.hard, s.pats[d], s.bucket_greens[d], s.bucket_letters[d]
+    for k in range(nbk):
+        m = sizes[k]
+        rem -= lbs[k]
+        if m <= 2:
+            acc += lbs[k]  # 1 or 3: exact
+            continue
+        if d - 1 <= 1:
+            return acc + INF + rem, True, n_local
+        sub = out[starts[k]:starts[k] + m]
+        cbeta = limit - acc - rem
+        if hard:
+            ng, nn = greens_k[k], letters_k[k]
+            # a memo hit needs no filtering of the allowed rows
+            v, settled = memo_bound(memo, set_key(sub, d - 1, True, ng, nn), -1, cbeta, s.stats)
+            if not settled:
+                nl = hard_filter_bits(s.legal_bits[d], s.codes, g, pats[k], s.rule_green,
+                                      s.rule_least, s.rule_scratch, s.legal_bits[d - 1],
+                                      s.bucket_legal[d])
+                v = solve(s, sub, s.bucket_legal[d][:nl], ng, nn, child_ub, d - 1, cbeta)
+        else:
+            v = solve(s, sub, legal, cg, cn, child_ub, d - 1, cbeta)
+        acc += v
+        if acc + rem >= limit:
+            return acc + rem, True, n_local
+    return acc + rem, False, n_local
+
+
+@njit(cache=CACHE, nogil=True)
+def bucket_floors(s, cands, cg, cn, d, g, kmax, limit):
+    """Split ``cands`` by guess row ``g`` into this depth's frame (``s.out[d]`` ...) and
+    give each bucket its floor (:func:`set_floor`, or its memo bound when higher; hard
+    mode: :data:`INF` when its greens cannot hold it, and its obligations written to
+    ``s.bucket_greens[d]``/``s.bucket_letters[d]``), in order until ``n`` plus the sum
+    reaches ``limit``. ``(buckets, sum of the floors)``."""
+    n = cands.shape[0]
+    hard, memo, codes = s.hard, s.memo, s.codes
+    out, starts, sizes, pats, lbs = s.out[d], s.starts[d], s.sizes[d], s.pats[d], s.floors[d]
+    greens_k, letters_k = s.bucket_greens[d], s.bucket_letters[d]
+    nbk = split_into(s.MT, cands, g, s.green, s.counts, s.positions, out, starts, sizes, pats)
+    rem = 0
+    for k in range(nbk):
+        lbs[k] = set_floor(sizes[k], d - 1, kmax)
+        if lbs[k] >= INF:
+            rem += INF
+            break
+        if sizes[k] >= 3 and d - 1 >= 2:
+            if hard:
+                ng = greens_k[k]
+                nn = letters_k[k]
+                obligations_after(codes, g, pats[k], cg, cn, ng, nn)
+                if sizes[k] > hard_capacity(ng, d - 1):
+                    lbs[k] = INF  # lost: the guess is refuted without a search
+                    rem += INF
+                    break
+                bucket_key = set_key(out[starts[k]:starts[k] + sizes[k]], d - 1, hard, ng, nn)
+            else:
+                bucket_key = set_key(out[starts[k]:starts[k] + sizes[k]], d - 1, hard, cg, cn)
+            # a bucket met before (under another guess) may have a better bound
+            if bucket_key in memo:
+                e = memo[bucket_key]
+                if e[0] > lbs[k]:
+                    lbs[k] = e[0]
+        rem += lbs[k]
+        if n + rem >= limit:
+            break
+    return nbk, rem
+
+
+@njit(cache=CACHE, nogil=True)
+def count_bounds(s, cands, legal, cg, cn, child_ub, d, g, nbk, rem, limit, n_local, dom):
+    """Not refuted by its buckets' floors (``rem``, :func:`bucket_floors`): before
+    searching any bucket of guess row ``g``, bound them by their counts
+    (:func:`count_bound`), largest first, until the guess is refuted or every bucket is
+    bounded. One count per bucket, where a search of a bucket counts it and then expands
+    its guesses: most guesses tried below the first are refuted this way, their buckets
+    never searched. ``(rem, n_local)``, the sum of the bounds and the local scratch's
+    guesses (:func:`take_local`; -1: not taken yet)."""
+    n = cands.shape[0]
+    G = legal.shape[0]
+    hard, memo, stats = s.hard, s.memo, s.stats
+    out, starts, sizes, pats, lbs = s.out[d], s.starts[d], s.sizes[d], s.pats[d], s.floors[d]
+    greens_k, letters_k = s.bucket_greens[d], s.bucket_letters[d]
+    codes, bits, child_bits, rows_d = s.codes, s.legal_bits[d], s.legal_bits[d - 1], s.bucket_legal[d]
+    local = s.local  # (read once: each read counts a reference to every array it holds)
+    for k in range(nbk):
+        m = sizes[k]
+        if m < 3:
+            continue
+        sub = out[starts[k]:starts[k] + m]
+        bucket_key = set_key(sub, d - 1, hard, greens_k[k] if hard else cg,
+                             letters_k[k] if hard else cn)
+        if bucket_key in memo and (memo[bucket_key][1] == 1 or memo[bucket_key][0] > 2 * m):
+            continue  # exact, or bounded by its counts before (lbs[k] holds it)
+        cb_beta = limit - n - (rem - lbs[k])
+        if hard:  # (the bucket's allowed rows: the rule's filter of this node's)
+            nl = hard_filter_bits(bits, codes, g, pats[k], s.rule_green, s.rule_least,
+                                  s.rule_scratch, child_bits, rows_d)
+            rows_k = rows_d[:nl]
+        else:
+            rows_k = legal
+        whole = rows_k.shape[0] == G  # (it keeps every allowed guess: always in normal mode)
+        if n_local < 0 and whole:
+            n_local = take_local(s, cands, legal, child_ub, dom)
+        if n_local > 0 and whole:
+            mt_l, legal_l, ub_l, pairs_l = local_views(local, s.MT.shape[0], n_local)
+            v = count_bound(mt_l, local.arow, sub, legal_l, ub_l, d - 1, cb_beta, s.green,
+                            s.n_pat, pairs_l, s.seen, memo, bucket_key, stats, local.rows[:n_local])
+        else:
+            v = count_bound(s.MT, s.arow, sub, rows_k, child_ub, d - 1, cb_beta, s.green, s.n_pat,
+                            s.pairs, s.seen, memo, bucket_key, stats, local.rows[:0])
+        if v > lbs[k]:
+            rem += v - lbs[k]
+            lbs[k] = v
+        if n + rem >= limit:
+            break
+    return rem, n_local
+
+
+@njit(cache=CACHE, nogil=True)
+def take_local(s, cands, legal, child_ub, dom) -> int:
+    """A large position bounds many buckets: count those that keep every allowed guess
+    over a copy of the guesses' columns, each copied once, most buckets here first: in
+    normal mode the guesses no other guess dominates here (about half of them), with a
+    pair cache of their own; in hard mode every allowed one, for the buckets whose
+    feedback obliges nothing new (often the largest). The scratch (``s.local``) serves
+    one node at a time: the first to take it, never a descendant. Returns its guesses
+    (0: not taken; :func:`solve` frees it). ``dom``: the node's dominators, if found."""
+    st = s.local_state
+    n_local = 0
+    if st[1] > 0 and cands.shape[0] >= st[1] and st[0] == 0 and (s.hard or is_dense(s.MT, legal)):
+        st[0] = 1
+        if s.hard:
+            n_local = localise_rows(s.MT, s.arow, cands, legal, child_ub, s.local)
+        else:  # (the dominators found for skipping, if this node skips)
+            n_local = localise(s.MT, s.codes, s.arow, cands, child_ub, s.local, dom)
+            s.stats[ST_DROPPED] += legal.shape[0] - n_local
+        s.stats[ST_PRUNED] += 1
+    return n_local
 
 
 @njit(cache=CACHE)
@@ -1278,47 +1447,42 @@ def rows_bits_into(rows: np.ndarray, out: np.ndarray) -> None:
 @overload(choice, jit_options={"cache": CACHE, "nogil": True})  # type: ignore[typeddict-unknown-key]
 def _tree_choice(how, cands, legal, cg, cn, d):
     """The search's best first guess at a position, as
-    :func:`wordle_core.kernels.walk.walk_tree` asks for a choice (``how``: the 22
-    arguments of :func:`search_tree` that :func:`solve` reads): :func:`solve` as ``how``
+    :func:`wordle_core.kernels.walk.walk_tree` asks for a choice (``how``: the
+    :class:`Search` and the root's bucket bounds ``ub``): :func:`solve` as the search
     sets it (width, exact or not; no cut-off), then the guess its memo holds; -1 where
     there is no win within the ``d`` guesses left (or none are left)."""
-    if not (isinstance(how, types.BaseTuple) and len(how) == 22):
+    if not (isinstance(how, types.BaseTuple) and len(how) == 2 and isinstance(how[0], SearchType)):
         return None
 
     def impl(how, cands, legal, cg, cn, d):
-        (MT, codes, lcounts, arow, ub, ubs, width, exact, hard, memo, est, green, n_pat, length,
-         n_sym, scratch_c, scratch_t, seen, stats, fr, rule, pairs) = how
+        s, ub = how
         if d < 1:
             return -1
-        if hard:  # (the search finds its children's rows from this bitset)
-            rows_bits_into(legal, fr.legal_bits[d])
-        solve(MT, codes, lcounts, arow, cands, legal, cg, cn, ub, ubs, d, INF + 1, width, exact,
-              hard, memo, est, green, n_pat, length, n_sym, scratch_c, scratch_t, seen, stats, fr,
-              rule, pairs)
-        e = lookup(memo, cands, d, hard, cg, cn)
+        if s.hard:  # (the search finds its children's rows from this bitset)
+            rows_bits_into(legal, s.legal_bits[d])
+        solve(s, cands, legal, cg, cn, ub, d, INF + 1)
+        e = lookup(s.memo, cands, d, s.hard, cg, cn)
         if e[1] != 1 or e[2] < 0:
             return -1
         return e[2]
     return impl
 
 
-def search_tree(mat, MT, codes, lcounts, arow, opener, cands0, legal0, cg0, cn0, d0, depth_left,
-                ub, ubs, width, exact, hard, memo, est, green, n_pat, length, n_sym, scratch_c,
-                scratch_t, seen, stats, fr, rule, pairs):
+def search_tree(mat, fixed, fr, ub, opener, cands0, legal0, cg0, cn0, d0, depth_left):
     """Every game from guess row ``opener`` against ``cands0``, each choice the best first
-    guess of the search (:func:`solve` at ``width``, ``exact`` or not, no cut-off) at its
-    position: one compiled walk (:func:`wordle_core.kernels.walk.walk_tree`, which
+    guess of the search (:func:`solve` at ``fixed.width``, exact or not, no cut-off) at
+    its position: one compiled walk (:func:`wordle_core.kernels.walk.walk_tree`, which
     documents the order, the nodes and ``status``; ``mat`` is guesses x answers). Called
     from Python, so the walk and its chooser are compiled and cached together.
 
-    ``d0``: guesses left at the root. ``status`` is
+    ``fixed`` (:class:`SearchArgs`) and ``fr`` (:func:`frames`) make the :class:`Search`
+    of every choice (:func:`new_search`); ``ub``: the root's bucket bounds (as
+    :func:`solve`'s). ``d0``: guesses left at the root. ``status`` is
     :data:`~wordle_core.kernels.walk.TREE_NO_CHOICE` when a position has no win within
     its guesses left (at this width, when not exact): the caller then plays the tree
-    position by position, where the ``default`` strategy widens its search. Hard mode: ``legal0`` (ascending)
-    and ``(cg0, cn0)`` are the root's allowed rows and obligations. The other arguments
-    are :func:`solve`'s, which every choice calls with them.
+    position by position, where the ``default`` strategy widens its search. Hard mode:
+    ``legal0`` (ascending) and ``(cg0, cn0)`` are the root's allowed rows and obligations.
     """
-    how = (MT, codes, lcounts, arow, ub, ubs, width, exact, hard, memo, est, green, n_pat,
-           length, n_sym, scratch_c, scratch_t, seen, stats, fr, rule, pairs)
-    return walk_tree(how, mat, arow, codes, lcounts, opener, cands0, legal0, cg0,
-                     cn0, hard, d0, depth_left, n_pat)
+    how = (new_search(fixed, fr), ub)
+    return walk_tree(how, mat, fixed.arow, fixed.codes, fixed.lcounts, opener, cands0, legal0,
+                     cg0, cn0, fixed.hard, d0, depth_left, fixed.n_pat)

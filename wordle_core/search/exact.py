@@ -51,7 +51,7 @@ SKIP_FROM = 80  # ExactSolver.skip_from's default: positions of at least this ma
 
 
 @lru_cache(maxsize=4)
-def neighbour_groups(lexicon: Lexicon) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def neighbour_groups(lexicon: Lexicon) -> kn.Neighbours:
     """:func:`wordle_core.kernels.exact.neighbour_groups` of a lexicon's guesses, made once
     per lexicon and process (about 50 ms on ``nyt``) and shared by every solver of it."""
     return kn.neighbour_groups(np.ascontiguousarray(lexicon.guess_codes))
@@ -190,6 +190,7 @@ class ExactSolver:
         self._ub0 = np.full(len(lex.guesses), np.iinfo(np.int32).max, np.int64)
         self._ubs = np.zeros((0, len(lex.guesses)), np.int64)
         self._frames: kn.Frames | None = None
+        self._kept_search: tuple | None = None  # (frames, ubs, memo, (width, exact), Search)
         self._search_thread: threading.Thread | None = None
         self._root: tuple[tuple, np.ndarray] | None = None
         self._feasibility: HardSolver | None = None  # made on first use (hard mode)
@@ -268,7 +269,6 @@ class ExactSolver:
         waits, so a Ctrl-C or SIGTERM handler runs at once instead of when a search of
         minutes returns (costs a thread start: for long searches only).
         """
-        lex = self.lexicon
         cands = np.ascontiguousarray(cands, dtype=np.int32)
         cg, cn = self._cons(legal, cons)
         self._wait_abandoned()
@@ -280,12 +280,8 @@ class ExactSolver:
             if legal.size > 1 and not bool(np.all(legal[1:] > legal[:-1])):
                 legal = np.unique(legal)  # (ascending, as the bitsets list them)
             kn.rows_bits_into(legal, frames.legal_bits[int(d)])
-        args = (self._mt, self._codes, self._lcounts, self._arow, cands, legal, cg, cn,
-                self._ub0 if ub is None else ub, self._ub_scratch(int(d)), int(d),
-                int(beta), int(self.width), self._exact_flag(),
-                bool(self.hard), self._memo, self._est, self._green, lex.n_patterns,
-                lex.length, len(lex.alphabet), self._scratch_c, self._scratch_t, self._seen,
-                self._stats, frames, self._rule, self._pairs)
+        args = (self._search(int(d)), cands, legal, cg, cn, self._ub0 if ub is None else ub,
+                int(d), int(beta))
         v = self._interruptible(args) if interruptible else kn.solve(*args)
         self._sync_stats()
         return int(v)
@@ -342,6 +338,31 @@ class ExactSolver:
         if self._ubs.shape[0] <= d:
             self._ubs = np.zeros((d + 1, len(self.lexicon.guesses)), np.int64)
         return self._ubs
+
+    def _search_args(self, d: int) -> kn.SearchArgs:
+        """What the search reads and no node changes (:class:`wordle_core.kernels.exact.SearchArgs`),
+        with the scratch for positions with up to ``d`` guesses left."""
+        lex = self.lexicon
+        return kn.SearchArgs(
+            MT=self._mt, codes=self._codes, lcounts=self._lcounts, arow=self._arow,
+            ubs=self._ub_scratch(d), width=int(self.width), exact=self._exact_flag(),
+            hard=bool(self.hard), memo=self._memo, est=self._est, green=self._green,
+            n_pat=lex.n_patterns, scratch_c=self._scratch_c, scratch_t=self._scratch_t,
+            seen=self._seen, stats=self._stats, rule=self._rule, pairs=self._pairs)
+
+    def _search(self, d: int) -> kn.Search:
+        """The compiled :class:`wordle_core.kernels.exact.Search` for positions with up to
+        ``d`` guesses left (:meth:`_search_args` with :meth:`_frames_for`'s scratch), kept
+        while none of its parts is replaced (a wider scratch, a new memo, another width)."""
+        frames = self._frames_for(d)
+        fixed = self._search_args(d)
+        kept = self._kept_search
+        if kept is not None and kept[0] is frames and kept[1] is fixed.ubs and \
+                kept[2] is fixed.memo and kept[3] == (fixed.width, fixed.exact):
+            return kept[4]
+        search = kn.new_search(fixed, frames)
+        self._kept_search = (frames, fixed.ubs, fixed.memo, (fixed.width, fixed.exact), search)
+        return search
 
     def _frames_for(self, d: int) -> kn.Frames:
         """The search's per-depth scratch (:func:`wordle_core.kernels.exact.frames`) for
@@ -510,12 +531,8 @@ class ExactSolver:
         legal = self.pool_rows(state.legal_rows if self.hard else None)
         cands = np.ascontiguousarray(state.candidates, dtype=np.int32)
         nodes, status = kn.search_tree(
-            np.asarray(self.matrix), self._mt, self._codes, self._lcounts, self._arow,
-            int(opener), cands, legal, cg, cn, int(d0), MAX_DEPTH - state.turn, self._ub0,
-            self._ub_scratch(max(d0, 1)),
-            int(self.width), self._exact_flag(), bool(self.hard), self._memo, self._est,
-            self._green, lex.n_patterns, lex.length, len(lex.alphabet), self._scratch_c,
-            self._scratch_t, self._seen, self._stats, frames, self._rule, self._pairs)
+            np.asarray(self.matrix), self._search_args(max(d0, 1)), frames, self._ub0, int(opener),
+            cands, legal, cg, cn, int(d0), MAX_DEPTH - state.turn)
         self._sync_stats()
         if status != TREE_OK:
             return None
