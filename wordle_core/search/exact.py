@@ -98,6 +98,17 @@ class SearchStats:
                 "skipped_guesses": self.skipped}
 
 
+class _KeptSearch(NamedTuple):
+    """The compiled ``Search`` an :class:`ExactSolver` keeps, and the parts it was made of."""
+
+    frames: kn.Frames
+    ubs: np.ndarray
+    memo: object  # numba typed dict
+    width: int
+    exact: int
+    search: kn.Search
+
+
 @dataclass
 class ExactSolver:
     """Search over one lexicon and mode; the memo is kept across calls (openers share it).
@@ -190,7 +201,7 @@ class ExactSolver:
         self._ub0 = np.full(len(lex.guesses), np.iinfo(np.int32).max, np.int64)
         self._ubs = np.zeros((0, len(lex.guesses)), np.int64)
         self._frames: kn.Frames | None = None
-        self._kept_search: tuple | None = None  # (frames, ubs, memo, (width, exact), Search)
+        self._kept_search: _KeptSearch | None = None
         self._search_thread: threading.Thread | None = None
         self._root: tuple[tuple, np.ndarray] | None = None
         self._feasibility: HardSolver | None = None  # made on first use (hard mode)
@@ -357,11 +368,11 @@ class ExactSolver:
         frames = self._frames_for(d)
         fixed = self._search_args(d)
         kept = self._kept_search
-        if kept is not None and kept[0] is frames and kept[1] is fixed.ubs and \
-                kept[2] is fixed.memo and kept[3] == (fixed.width, fixed.exact):
-            return kept[4]
+        if kept is not None and kept.frames is frames and kept.ubs is fixed.ubs and \
+                kept.memo is fixed.memo and (kept.width, kept.exact) == (fixed.width, fixed.exact):
+            return kept.search
         search = kn.new_search(fixed, frames)
-        self._kept_search = (frames, fixed.ubs, fixed.memo, (fixed.width, fixed.exact), search)
+        self._kept_search = _KeptSearch(frames, fixed.ubs, fixed.memo, fixed.width, fixed.exact, search)
         return search
 
     def _frames_for(self, d: int) -> kn.Frames:
