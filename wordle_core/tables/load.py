@@ -55,15 +55,9 @@ def load_opener_scores(lexicon: Lexicon, path: AnyPath) -> OpenerScores:
     if missing:
         raise TableError(f"opener_scores under {str(path)!r} lacks {len(missing)} of the "
                          f"{len(lexicon.guesses)} {lexicon.name} guesses (e.g. {missing[0]!r})")
-    rows = [by_word[w] for w in lexicon.guesses]
-    col = lambda k, t: np.array([r[k] for r in rows], dtype=t)
-    return OpenerScores(
-        avg_eliminated=col("avg_eliminated", np.float64),
-        avg_remaining=col("avg_remaining", np.float64),
-        entropy=col("entropy_bits", np.float64),
-        largest=col("largest_bucket", np.int64),
-        buckets=col("buckets", np.int64),
-    )
+    from wordle_core.tables.scores import scores_from_records
+
+    return scores_from_records([by_word[w] for w in lexicon.guesses])
 
 
 def load_tree_avro(

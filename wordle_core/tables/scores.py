@@ -15,7 +15,9 @@ from __future__ import annotations
 
 import sys
 from collections.abc import Sequence
-from typing import TYPE_CHECKING, Any
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 import fastavro
 import numpy as np
@@ -51,7 +53,8 @@ def score_records(lexicon: Lexicon, scores: OpenerScores) -> list[dict[str, Any]
 
 
 def scores_from_records(records: list[dict[str, Any]]) -> OpenerScores:
-    """The :class:`~wordle_core.search.openers.OpenerScores` of :func:`score_records`'s rows."""
+    """The :class:`~wordle_core.search.openers.OpenerScores` of rows with these columns (the
+    shipped table's, :func:`score_records`, and a run's ``opener_scores`` table's), in order."""
     from wordle_core.search.openers import OpenerScores
 
     col = lambda k, t: np.array([r[k] for r in records], dtype=t)
@@ -61,18 +64,31 @@ def scores_from_records(records: list[dict[str, Any]]) -> OpenerScores:
                         largest=col("largest_bucket", np.int64), buckets=col("buckets", np.int64))
 
 
-def shipped_opener_scores(lexicon: Lexicon) -> OpenerScores | None:
-    """The shipped first-guess scores of ``lexicon``, or None (none shipped, or computed on
-    other word lists: checked by fingerprint and by the guesses, row by row)."""
-    name = SHIPPED_SCORES.format(lexicon=lexicon.name)
+class _Shipped(NamedTuple):
+    fingerprint: str | None  # of the word lists the table was computed on
+    openers: tuple[str, ...]  # its rows
+    scores: OpenerScores
+
+
+@cache
+def _shipped(lexicon_name: str) -> _Shipped | None:
+    """The shipped table of that name, read once per process (None: none ships)."""
+    name = SHIPPED_SCORES.format(lexicon=lexicon_name)
     data = shipped_bytes(name)
     if data is None:
         return None
     records, about = read_with_metadata(data, name)
-    if about.get("wordle_lab.fingerprint") != lexicon.fingerprint or \
-            [r["opener"] for r in records] != list(lexicon.guesses):
+    return _Shipped(about.get("wordle_lab.fingerprint"), tuple(r["opener"] for r in records),
+                    scores_from_records(records))
+
+
+def shipped_opener_scores(lexicon: Lexicon) -> OpenerScores | None:
+    """The shipped first-guess scores of ``lexicon``, or None (none shipped, or computed on
+    other word lists: checked by fingerprint and by the guesses, row by row)."""
+    got = _shipped(lexicon.name)
+    if got is None or got.fingerprint != lexicon.fingerprint or got.openers != tuple(lexicon.guesses):
         return None
-    return scores_from_records(records)
+    return got.scores
 
 
 def run(argv: Sequence[str] | None = None) -> int:
@@ -98,8 +114,6 @@ def run(argv: Sequence[str] | None = None) -> int:
             "wordle_lab.collected_at": datetime.datetime.now(datetime.UTC).strftime("%Y-%m-%dT%H:%M:%SZ"),
             "wordle_lab.lexicon": lex.name, "wordle_lab.fingerprint": lex.fingerprint,
             "wordle_lab.cpu_seconds": f"{time.process_time() - c0:.1f}"}
-    from pathlib import Path
-
     out = Path(ns.output)
     out.mkdir(parents=True, exist_ok=True)
     write_avro_and_csv(out / f"{lex.name}.avro", out / f"{lex.name}.csv", SCORES_SCHEMA, SCORES_FIELDS,
