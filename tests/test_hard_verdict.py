@@ -194,7 +194,7 @@ def test_kernel_caches_kept_across_nodes_change_no_result(traps: Lexicon) -> Non
     every node and opener): on every 4-left position after one guess of the trap lexicon,
     one shared set of caches gives exactly the guess (or loss) that fresh caches give, and
     saves work."""
-    from wordle_core.kernels.hard import kernel_caches, solve_four
+    from wordle_core.kernels.hard import HardGame, kernel_caches, solve_four
 
     lex = traps
     s = HardSolver(lex, pattern_matrix(lex))  # the kernel's arrays, as the search passes them
@@ -212,11 +212,11 @@ def test_kernel_caches_kept_across_nodes_change_no_result(traps: Lexicon) -> Non
             greens, need = cons.arrays(L, len(lex.alphabet))
             is_row = np.zeros(len(lex.guesses), np.uint8)
             is_row[lex.answer_rows[S]] = 1
-            args = (mat, s.mt, S, legal, s.codes, s.counts, greens, need, s.digits, s.green, is_row,
-                    s.cap, s.arow)
+            game = HardGame(mat, s.mt, s.codes, s.counts, s.digits, int(s.green), s.cap, s.arow)
             got = []
             for i, caches in enumerate((shared, kernel_caches(1 << 12))):
-                g, w = solve_four(*args, np.zeros(len(S), np.uint8), legal, caches)
+                core = np.zeros(len(S), np.uint8)
+                g, w = solve_four(game, S, legal, greens, need, is_row, legal, core, caches)
                 got.append(int(g))
                 work[i] += int(w)
             assert got[0] == got[1], (lex.guesses[r], int(p))

@@ -18,13 +18,21 @@ The search level. Most of the AND-OR search's work is at nodes with three guesse
 left: there a guess wins iff every bucket of three or more words can be split into
 singletons by one guess that is still legal after that bucket's feedback. Python
 pays ~100 µs per guess tried; :func:`solve_three` runs the same exact test in
-compiled loops (no allocation per guess).
+compiled loops (no allocation per guess), and :func:`solve_four` the level above
+(4 left) over it, with caches kept across calls.
 
-Everything is passed as plain arrays: the pattern matrix, letter codes and counts of
-the guesses (``counts[row, sym]``), and the obligations.
+The rule kernels take plain arrays: letter codes and counts of the guesses
+(``counts[row, sym]``) and the obligations. The search levels take the game as one
+:class:`HardGame` (fixed for a search) and their scratch as named tuples
+(:class:`Splitters`, :class:`Tally`, :class:`Child`); both levels run one guess loop
+(:func:`_guess_order`, then :func:`_guess_buckets` per guess) and differ only in how a
+bucket is tested: a perfect splitter (:func:`_splittable`) at 3 left, the 3-left test
+at 4 left (:func:`_three_left_cached`).
 """
 
 from __future__ import annotations
+
+from typing import NamedTuple
 
 import numpy as np
 from numba import njit
@@ -256,14 +264,76 @@ def capacity(free: int, k: int) -> int:
     return cap
 
 
+# INLINED: the helpers called once per guess or per bucket take the named tuples below
+# whole and are inlined into their callers (``inline="always"``): numba passes a tuple of
+# arrays as dozens of scalars, and as real calls they cost the search about 12 % (measured
+# by replaying the 4-left calls of three heavy openers on both forms). Hot loops read
+# fields into locals first (a field read in a loop counts a reference each time).
+
+
+class HardGame(NamedTuple):
+    """The game as the hard-mode search kernels read it: fixed for a whole search
+    (:class:`wordle_core.search.hard.HardSolver` passes its own arrays, no copies)."""
+
+    mat: np.ndarray  # pattern codes, guess rows x answer ids
+    mt: np.ndarray  # the same transposed (answers x guesses), for the shared bucket primitives
+    codes: np.ndarray  # each guess row's symbol codes (rows x length)
+    counts: np.ndarray  # each guess row's letter counts (rows x alphabet)
+    digits: np.ndarray  # each pattern's digits (patterns x length: 0 grey, 1 yellow, 2 green)
+    green_code: int  # the all-green pattern
+    cap: np.ndarray  # capacity_table: cap[free positions, guesses left]
+    arow: np.ndarray  # each answer id's guess row
+
+
+class KernelCaches(NamedTuple):
+    """:func:`solve_four`'s caches, kept by the caller across calls (:func:`kernel_caches`):
+    direct-mapped tables keyed by two 64-bit hashes of a bucket and its obligations (a
+    newer entry replaces an older one)."""
+
+    splitter_keys: np.ndarray  # (slots, 3): hash, hash, in use
+    splitter_values: np.ndarray  # index of the first perfect splitter in the scan, or -1
+    three_left_keys: np.ndarray  # (slots, 3)
+    three_left_values: np.ndarray  # :func:`_three_left`'s result: a winning row or -1
+
+
+class Splitters(NamedTuple):
+    """Scratch of the splitter searches below one kernel call: the pattern stamps of
+    :func:`_perfect_splitter`, the work counter and the splitter cache."""
+
+    seen: np.ndarray  # a stamp per pattern
+    stamp: np.ndarray  # [the current stamp]
+    work: np.ndarray  # [(guess, splitter) pairs examined]: the node budget's unit
+    keys: np.ndarray  # the splitter cache (:class:`KernelCaches`)
+    values: np.ndarray
+    tables: tuple  # count_block's (counts, firsts, n_first), all-zero counts between calls
+
+
+class Tally(NamedTuple):
+    """Scratch of one node's guess loop: bucket sizes and pattern marks."""
+
+    sizes: np.ndarray  # bucket size per pattern, zero between guesses
+    marks: np.ndarray  # a stamp per pattern (patterns seen)
+    stamp: np.ndarray  # [the current stamp]
+
+
+class Child(NamedTuple):
+    """One bucket of a node, as the level below reads it (scratch, rewritten per bucket)."""
+
+    greens: np.ndarray  # the obligations after the bucket's feedback
+    need: np.ndarray
+    rows: np.ndarray  # the bucket's answer ids (first ``nb``)
+    is_cand_row: np.ndarray  # 1 on the bucket's answers' guess rows, else 0
+
+
 @njit(cache=True, nogil=True)
-def _perfect_splitter(mat, B, legal, codes, counts, greens, need, seen, stamp, start, check):
-    """First index ``>= start`` in ``legal`` of a guess giving all of ``B`` distinct patterns
+def _perfect_splitter(game, B, scan, greens, need, sp, start, check):
+    """First index ``>= start`` in ``scan`` of a guess giving all of ``B`` distinct patterns
     (legal under ``(greens, need)`` when ``check``), or -1."""
-    for hi in range(start, legal.shape[0]):
-        h = legal[hi]
-        stamp[1] += 1
-        if check and not is_legal(codes, counts, h, greens, need):
+    mat, seen, stamp, work = game.mat, sp.seen, sp.stamp, sp.work  # (locals: no reference count per read)
+    for hi in range(start, scan.shape[0]):
+        h = scan[hi]
+        work[0] += 1
+        if check and not is_legal(game.codes, game.counts, h, greens, need):
             continue
         stamp[0] += 1
         st = stamp[0]
@@ -321,51 +391,53 @@ def _salt(greens, need):
     return salt
 
 
-@njit(cache=True, nogil=True)
-def _splittable(mat, B, legal, codes, counts, cgreens, cneed, seen, stamp, tk, tv, base):
-    """Can one guess legal after this bucket's feedback split ``B`` into singletons?
+@njit(cache=True, nogil=True, inline="always")  # per guess or bucket: see INLINED
+def _splittable(game, B, scan, greens, need, sp, base):
+    """Can one guess legal under ``(greens, need)`` (a bucket's obligations) split ``B``
+    into singletons?
 
-    ``legal`` are the guesses legal *before* that feedback (a superset), so a bucket
+    ``scan`` are the guesses legal *before* that feedback (a superset), so a bucket
     with no perfect splitter among them has none at all: that fact depends on ``B``
-    and ``legal`` only and is cached, as is where the first splitter sits (no earlier
+    and ``scan`` only and is cached, as is where the first splitter sits (no earlier
     row splits ``B``, so the search under the tighter obligations starts there). Buckets
     recur across the guesses of one node (a trap such as ``?ATCH`` survives most
-    guesses) and across nodes. ``base`` keys ``legal``: 0 when the tables serve one
-    ``legal`` only, else a hash of the obligations that ``legal`` is the legal set of.
+    guesses) and across nodes. ``base`` keys ``scan``: 0 when the cache serves one
+    ``scan`` only, else a hash of the obligations that ``scan`` is the legal set of.
     """
     h1, h2 = _hash_rows(B, base)
-    first = _cache_get(tk, tv, h1, h2)
+    first = _cache_get(sp.keys, sp.values, h1, h2)
     if first == -2:
-        first = _perfect_splitter(mat, B, legal, codes, counts, cgreens, cneed, seen, stamp, 0, False)
-        _cache_put(tk, tv, h1, h2, first)
+        first = _perfect_splitter(game, B, scan, greens, need, sp, 0, False)
+        _cache_put(sp.keys, sp.values, h1, h2, first)
     if first < 0:
         return False
-    if is_legal(codes, counts, legal[first], cgreens, cneed):
+    if is_legal(game.codes, game.counts, scan[first], greens, need):
         return True
-    k1, k2 = _hash_rows(B, base * 1000003 + _salt(cgreens, cneed))
-    got = _cache_get(tk, tv, k1, k2)
+    k1, k2 = _hash_rows(B, base * 1000003 + _salt(greens, need))
+    got = _cache_get(sp.keys, sp.values, k1, k2)
     if got == -2:
-        got = _perfect_splitter(mat, B, legal, codes, counts, cgreens, cneed, seen, stamp, first + 1, True)
-        _cache_put(tk, tv, k1, k2, got)
+        got = _perfect_splitter(game, B, scan, greens, need, sp, first + 1, True)
+        _cache_put(sp.keys, sp.values, k1, k2, got)
     return got >= 0
 
 
 _BLK = 64  # guesses per block of the shared bucket primitives
+USELESS = 1 << 40  # the order key of a guess that tells nothing (times the number of guesses)
 
 
 @njit(cache=True, nogil=True)
-def _order_guesses(mt, S, legal, is_cand_row, tables):
-    """Guess order of a node: smallest largest bucket first, candidates first among equals,
-    then row order; returns (order, key) with useless guesses (one bucket equal to ``S``,
-    not a candidate) keyed ``>= (1 << 40) * G`` so callers stop there.
+def _guess_order(game, S, tries, is_cand_row, tables):
+    """The rows of ``tries`` worth trying at a node of answers ``S``, in the search's order:
+    smallest largest bucket first, candidates first among equals, then row order; a
+    guess with one bucket equal to ``S`` that is no candidate tells nothing and is left out.
 
     The bucket sizes come from the shared blocked primitives of
     :mod:`wordle_core.kernels.buckets` (``count_block`` / ``stats_block`` over the
-    transposed matrix ``mt``; ``tables`` = (counts, firsts, n_first), all-zero counts
+    transposed matrix; ``tables`` = (counts, firsts, n_first), all-zero counts
     between calls)."""
     counts, firsts, n_first = tables
     n = S.shape[0]
-    G = legal.shape[0]
+    G = tries.shape[0]
     buckets = np.empty(G, np.int64)
     largest = np.empty(G, np.int64)
     sum_sq = np.empty(G, np.float64)
@@ -374,37 +446,39 @@ def _order_guesses(mt, S, legal, is_cand_row, tables):
     xlogx = np.zeros(n + 1, np.float64)  # entropy terms: not needed for the order
     for lo in range(0, G, _BLK):
         hi = min(lo + _BLK, G)
-        count_block(mt, S, legal, False, lo, hi, counts, firsts, n_first)
+        count_block(game.mt, S, tries, False, lo, hi, counts, firsts, n_first)
         stats_block(lo, hi, counts, firsts, n_first, xlogx, buckets, largest, sum_sq, sum_xl, worst)
     key = np.empty(G, np.int64)
     for gi in range(G):
         m = largest[gi]
         k = m * 2
-        if is_cand_row[legal[gi]] == 0:
+        if is_cand_row[tries[gi]] == 0:
             k += 1
-        if m == n and is_cand_row[legal[gi]] == 0:
-            k = 1 << 40  # no information: never useful
+        if m == n and is_cand_row[tries[gi]] == 0:
+            k = USELESS
         key[gi] = k * G + gi
-    return np.argsort(key), key
+    order = np.argsort(key)
+    m = 0
+    while m < G and key[order[m]] < USELESS * G:
+        m += 1
+    return tries[order[:m]]
 
 
-@njit(cache=True, nogil=True)
-def _tables(mt, P):
-    return (np.zeros((_BLK, P), np.int32), np.zeros((_BLK, P + 1), mt.dtype), np.zeros(_BLK, np.int64))
-
-
-@njit(cache=True, nogil=True)
-def _open_buckets(mat, S, g, cnt, green_code, min_size, done, dstamp):
+@njit(cache=True, nogil=True, inline="always")  # per guess or bucket: see INLINED
+def _open_buckets(game, S, g, tally, min_size):
     """Patterns of ``g``'s distinct non-green buckets over ``S`` of at least ``min_size``
-    (first-seen order; ``cnt`` holds the bucket sizes, ``done`` is stamped with ``dstamp``)."""
+    (first-seen order; ``tally.sizes`` holds the bucket sizes)."""
+    mat, sizes, marks, green_code = game.mat, tally.sizes, tally.marks, game.green_code
+    tally.stamp[0] += 1
+    st = tally.stamp[0]
     pats = np.empty(S.shape[0], np.int64)
     m = 0
     for s in range(S.shape[0]):
         p = mat[g, S[s]]
-        if done[p] == dstamp:
+        if marks[p] == st:
             continue
-        done[p] = dstamp
-        if p == green_code or cnt[p] < min_size:
+        marks[p] = st
+        if p == green_code or sizes[p] < min_size:
             continue
         pats[m] = p
         m += 1
@@ -421,77 +495,80 @@ def _known_greens(greens, digits, p):
     return ng
 
 
-@njit(cache=True, nogil=True)
-def _over_capacity(mat, S, g, cnt, greens, digits, green_code, cap_k, min_size, done, dstamp):
-    """The pattern of a bucket of guess ``g`` (of at least ``min_size``) larger than
-    ``cap_k[free]``, or -1 when none is. ``cnt`` holds the bucket sizes of ``g`` over ``S``."""
-    L = greens.shape[0]
-    for p in _open_buckets(mat, S, g, cnt, green_code, min_size, done, dstamp):
-        if cnt[p] > cap_k[L - _known_greens(greens, digits, p)]:
-            return p
-    return -1
+@njit(cache=True, nogil=True, inline="always")  # per guess or bucket: see INLINED
+def _guess_buckets(game, S, g, greens, left, tally):
+    """The buckets of guess row ``g`` at a node of answers ``S`` with ``left`` guesses left
+    that a search must look into: ``(over, check)``.
 
-
-@njit(cache=True, nogil=True)
-def _buckets_to_check(mat, S, g, cnt, greens, digits, green_code, min_size, done, dstamp):
-    """Patterns of ``g``'s non-green buckets of at least ``min_size``, trap-like first
-    (most known greens, then largest): a failing bucket refutes the guess, and hard-mode
-    traps are buckets with many greens."""
-    pats = _open_buckets(mat, S, g, cnt, green_code, min_size, done, dstamp)
-    keys = np.empty(pats.shape[0], np.int64)
-    for i in range(pats.shape[0]):
-        keys[i] = -(_known_greens(greens, digits, pats[i]) * (S.shape[0] + 1) + cnt[pats[i]])
-    return pats[np.argsort(keys, kind="mergesort")]
-
-
-@njit(cache=True, nogil=True)
-def _three_left(mat, mt, S, legal, scan, codes, counts, greens, need, digits, green_code, is_cand_row, cap,
-           seen, stamp, tk, tv, tables, base):
-    """The 3-guesses-left test (see :func:`solve_three`); ``scan`` is a superset of
-    ``legal`` (the rows every splitter search reads, so the cache stays valid across
-    the nodes of one :func:`solve_four` call), keyed in the splitter cache by ``base``
-    (see :func:`_splittable`)."""
+    ``over`` is the pattern of a bucket (of ``left`` or more answers) larger than its
+    capacity (:func:`capacity_table`), which refutes ``g`` at once, or -1; then ``check``
+    lists the non-green buckets of ``left`` or more answers (smaller ones are won by
+    guessing their words in turn), trap-like first (most known greens, then largest): a
+    failing bucket refutes the guess, and hard-mode traps are buckets with many greens.
+    """
     n = S.shape[0]
-    P = digits.shape[0]
-    L = codes.shape[1]
-    A = need.shape[0]
-    G = legal.shape[0]
-    cnt = np.zeros(P, np.int32)
-    order, key = _order_guesses(mt, S, legal, is_cand_row, tables)
-    cgreens = np.empty(L, greens.dtype)
-    cneed = np.empty(A, need.dtype)
-    B = np.empty(n, S.dtype)
-    done = np.zeros(P, np.int64)
-    dstamp = 0
-    cap2 = cap[:, 2]
-    for oi in range(G):
-        if key[order[oi]] >= (1 << 40) * G:
+    L = greens.shape[0]
+    mat, digits, sizes = game.mat, game.digits, tally.sizes
+    for s in range(n):
+        sizes[mat[g, S[s]]] += 1
+    over = -1
+    for p in _open_buckets(game, S, g, tally, left):
+        if sizes[p] > game.cap[L - _known_greens(greens, digits, p), left - 1]:
+            over = p
             break
-        g = legal[order[oi]]
-        stamp[1] += 1
-        for s in range(n):
-            cnt[mat[g, S[s]]] += 1
-        dstamp += 1
-        win = _over_capacity(mat, S, g, cnt, greens, digits, green_code, cap2, 3, done, dstamp) < 0
-        dstamp += 1
-        check = _buckets_to_check(mat, S, g, cnt, greens, digits, green_code, 3, done, dstamp)
-        for bi in range(check.shape[0] if win else 0):
-            if not win:
-                break
-            p = check[bi]
-            obligations_after(codes, g, p, greens, need, cgreens, cneed)
-            nb = gather_bucket(mat, S, g, p, B)
-            if not _splittable(mat, B[:nb], scan, codes, counts, cgreens, cneed, seen, stamp, tk, tv, base):
+    check = _open_buckets(game, S, g, tally, left) if over < 0 else np.empty(0, np.int64)
+    keys = np.empty(check.shape[0], np.int64)
+    for i in range(check.shape[0]):
+        keys[i] = -(_known_greens(greens, digits, check[i]) * (n + 1) + sizes[check[i]])
+    for s in range(n):
+        sizes[mat[g, S[s]]] = 0
+    return over, check[np.argsort(keys, kind="mergesort")]
+
+
+@njit(cache=True, nogil=True)
+def _new_tally(n_patterns):
+    return Tally(np.zeros(n_patterns, np.int32), np.zeros(n_patterns, np.int64), np.zeros(1, np.int64))
+
+
+@njit(cache=True, nogil=True)
+def _new_child(S, greens, need, n_rows):
+    return Child(np.empty_like(greens), np.empty_like(need), np.empty_like(S), np.zeros(n_rows, np.uint8))
+
+
+@njit(cache=True, nogil=True)
+def _three_left(game, S, legal, scan, greens, need, is_cand_row, sp, base):
+    """The 3-guesses-left test (see :func:`solve_three`): a guess row of ``legal`` winning
+    every answer of ``S``, or -1. ``scan`` is a superset of ``legal`` (the rows every
+    splitter search reads, so the cache stays valid across the nodes of one
+    :func:`solve_four` call), keyed in the splitter cache by ``base`` (see
+    :func:`_splittable`)."""
+    tally = _new_tally(game.digits.shape[0])
+    child = _new_child(S, greens, need, 0)
+    for g in _guess_order(game, S, legal, is_cand_row, sp.tables):
+        sp.work[0] += 1
+        over, check = _guess_buckets(game, S, g, greens, 3, tally)
+        win = over < 0
+        for p in check:
+            obligations_after(game.codes, g, p, greens, need, child.greens, child.need)
+            nb = gather_bucket(game.mat, S, g, p, child.rows)
+            if not _splittable(game, child.rows[:nb], scan, child.greens, child.need, sp, base):
                 win = False
-        for s in range(n):
-            cnt[mat[g, S[s]]] = 0
+                break
         if win:
             return g
     return -1
 
 
 @njit(cache=True, nogil=True)
-def solve_three(mat, mt, S, legal, codes, counts, greens, need, digits, green_code, is_cand_row, cap):
+def _splitters(game, keys, values):
+    P = game.digits.shape[0]
+    tables = (np.zeros((_BLK, P), np.int32), np.zeros((_BLK, P + 1), game.mt.dtype), np.zeros(_BLK, np.int64))
+    seen, stamp, work = np.zeros(P, np.int64), np.zeros(1, np.int64), np.zeros(1, np.int64)
+    return Splitters(seen, stamp, work, keys, values, tables)
+
+
+@njit(cache=True, nogil=True)
+def solve_three(game, S, legal, greens, need, is_cand_row):
     """(guess row winning every answer of ``S`` within 3 guesses or -1, work done) (exact).
 
     A guess wins iff every bucket of three or more answers can be split into singletons
@@ -501,45 +578,85 @@ def solve_three(mat, mt, S, legal, codes, counts, greens, need, digits, green_co
 
     Guesses are tried in order of their largest bucket (smallest first), candidates
     first among equals, so a winning guess is usually found at once; a loss scans
-    every legal guess. ``cap``: :func:`capacity_table`; a bucket larger than its
-    capacity refutes a guess before any splitter is sought (hard-mode traps such as
-    ``?ATCH`` with four greens known). Splitter searches are cached per bucket
+    every legal guess. ``game``: :class:`HardGame`; a bucket larger than its capacity
+    refutes a guess before any splitter is sought (hard-mode traps such as ``?ATCH``
+    with four greens known). Splitter searches are cached per bucket
     (:func:`_splittable`).
     """
-    P = digits.shape[0]
-    seen = np.zeros(P, np.int64)
-    stamp = np.zeros(2, np.int64)
-    tk = np.zeros((1 << 12, 3), np.int64)
-    tv = np.zeros(1 << 12, np.int64)
-    g = _three_left(mat, mt, S, legal, legal, codes, counts, greens, need, digits, green_code, is_cand_row,
-               cap, seen, stamp, tk, tv, _tables(mt, P), 0)
-    return g, stamp[1] + legal.shape[0]
+    sp = _splitters(game, np.zeros((1 << 12, 3), np.int64), np.zeros(1 << 12, np.int64))
+    g = _three_left(game, S, legal, legal, greens, need, is_cand_row, sp, 0)
+    return g, sp.work[0] + legal.shape[0]
 
 
 CACHE_SLOTS = 1 << 19  # entries of each table of kernel_caches (32 MB in all)
 
 
-def kernel_caches(slots: int = CACHE_SLOTS) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def kernel_caches(slots: int = CACHE_SLOTS) -> KernelCaches:
     """Empty caches for :func:`solve_four`, kept across calls: splitter searches and 3-left
     results, each a direct-mapped table of ``slots`` (a power of two) keyed by two 64-bit
     hashes of the bucket and the obligations (a newer entry replaces an older one)."""
     if slots < 1 or slots & (slots - 1):
         raise ValueError(f"slots must be a power of two, not {slots}")
-    return (np.zeros((slots, 3), np.int64), np.zeros(slots, np.int64),
-            np.zeros((slots, 3), np.int64), np.zeros(slots, np.int64))
+    return KernelCaches(np.zeros((slots, 3), np.int64), np.zeros(slots, np.int64),
+                        np.zeros((slots, 3), np.int64), np.zeros(slots, np.int64))
+
+
+@njit(cache=True, nogil=True, inline="always")  # per guess or bucket: see INLINED
+def _three_left_cached(game, child, nb, legal, sp, caches, base):
+    """:func:`_three_left` of the bucket ``child.rows[:nb]`` under the obligations
+    ``child.greens``, ``child.need`` (the rows of ``legal`` allowed by them), from the
+    3-left cache when it holds the result; ``legal`` is the parent's legal set, the
+    splitters' scan, keyed by ``base``."""
+    B = child.rows[:nb]
+    r1, r2 = _hash_rows(B, _salt(child.greens, child.need))
+    res = _cache_get(caches.three_left_keys, caches.three_left_values, r1, r2)
+    if res != -2:
+        return res
+    sub_legal = legal_subset(legal, game.codes, game.counts, child.greens, child.need)
+    for t in range(nb):
+        child.is_cand_row[game.arow[B[t]]] = 1
+    res = _three_left(game, B.copy(), sub_legal, legal, child.greens.copy(), child.need.copy(),
+                      child.is_cand_row, sp, base)
+    for t in range(nb):
+        child.is_cand_row[game.arow[B[t]]] = 0
+    _cache_put(caches.three_left_keys, caches.three_left_values, r1, r2, res)
+    return res
 
 
 @njit(cache=True, nogil=True)
-def solve_four(mat, mt, S, legal, codes, counts, greens, need, digits, green_code, is_cand_row, cap, arow,
-               core, tries, caches):
+def _mark_bucket(mat, S, g, p, core):
+    """Mark in ``core`` the answers of ``S`` that guess row ``g`` answers with ``p``."""
+    for t in range(S.shape[0]):
+        if mat[g, S[t]] == p:
+            core[t] = 1
+
+
+@njit(cache=True, nogil=True)
+def _core_first(mat, S, g, check, core, tally):
+    """``check`` (buckets of guess row ``g``) with those holding an answer marked in
+    ``core`` first, order kept otherwise: refuting with one keeps the core small."""
+    marks = tally.marks
+    tally.stamp[0] += 1
+    st = tally.stamp[0]
+    for t in range(S.shape[0]):
+        if core[t] == 0:
+            marks[mat[g, S[t]]] = st
+    inside = np.empty(check.shape[0], np.int64)
+    for bi in range(check.shape[0]):
+        inside[bi] = 1 if marks[check[bi]] == st else 0
+    return check[np.argsort(inside, kind="mergesort")]
+
+
+@njit(cache=True, nogil=True)
+def solve_four(game, S, legal, greens, need, is_cand_row, tries, core, caches):
     """(guess row winning every answer of ``S`` within 4 guesses or -1, work done) (exact).
 
     A guess wins iff every bucket of four or more answers passes :func:`_three_left` with the
     obligations after its feedback (smaller buckets are won by guessing their words in
     turn). One splitter cache serves every 3-left node below, which is where a lost
     4-left node spends its time: the same trap buckets come back under most guesses.
-    ``arow``: guess row of each answer id; ``tries``: the guesses to try (``legal``, or
-    fewer to ask why particular guesses lose).
+    ``game``: :class:`HardGame`; ``tries``: the guesses to try (``legal``, or fewer to ask
+    why particular guesses lose).
 
     ``caches`` = :func:`kernel_caches`, kept by the caller across calls. ``legal`` must
     be exactly the guess rows allowed by ``(greens, need)`` (as the search's are): then
@@ -553,78 +670,26 @@ def solve_four(mat, mt, S, legal, codes, counts, greens, need, digits, green_cod
     refuted one guess is likely to refute the next). On a loss it holds a subset of
     ``S`` that is lost on its own (every guess leaves one of those buckets, whole).
     """
-    n = S.shape[0]
-    P = digits.shape[0]
-    L = codes.shape[1]
-    A = need.shape[0]
-    G = tries.shape[0]
-    seen = np.zeros(P, np.int64)
-    stamp = np.zeros(2, np.int64)
-    tk, tv, rk, rv = caches
+    sp = _splitters(game, caches.splitter_keys, caches.splitter_values)
     base = _salt(greens, need)  # this node's obligations decide ``legal``, the splitters' scan
-    cnt = np.zeros(P, np.int32)
-    tables = _tables(mt, P)
-    order, key = _order_guesses(mt, S, tries, is_cand_row, tables)
-    cgreens = np.empty(L, greens.dtype)
-    cneed = np.empty(A, need.dtype)
-    B = np.empty(n, S.dtype)
-    done = np.zeros(P, np.int64)
-    dstamp = 0
-    cap3 = cap[:, 3]
-    sub_cand = np.zeros(is_cand_row.shape[0], np.uint8)
-    # 3-left results by (bucket, obligations): the obligations decide its legal guesses, so
-    # the result; the same bucket under the same obligations recurs across guesses and nodes
-    for oi in range(G):
-        if key[order[oi]] >= (1 << 40) * G:
-            break
-        g = tries[order[oi]]
-        stamp[1] += 1
-        for s in range(n):
-            cnt[mat[g, S[s]]] += 1
-        dstamp += 1
-        bad = _over_capacity(mat, S, g, cnt, greens, digits, green_code, cap3, 4, done, dstamp)
-        win = bad < 0
-        if not win:
-            for t in range(n):
-                if mat[g, S[t]] == bad:
-                    core[t] = 1
-        dstamp += 1
-        check = _buckets_to_check(mat, S, g, cnt, greens, digits, green_code, 4, done, dstamp)
-        if win and check.shape[0] > 1:
-            # buckets already inside the core first: refuting with one keeps the core small
-            dstamp += 1
-            for t in range(n):
-                if core[t] == 0:
-                    done[mat[g, S[t]]] = dstamp
-            inside = np.empty(check.shape[0], np.int64)
-            for bi in range(check.shape[0]):
-                inside[bi] = 1 if done[check[bi]] == dstamp else 0
-            check = check[np.argsort(inside, kind="mergesort")]
-        for bi in range(check.shape[0] if win else 0):
-            if not win:
+    tally = _new_tally(game.digits.shape[0])
+    child = _new_child(S, greens, need, is_cand_row.shape[0])
+    for g in _guess_order(game, S, tries, is_cand_row, sp.tables):
+        sp.work[0] += 1
+        over, check = _guess_buckets(game, S, g, greens, 4, tally)
+        if over >= 0:
+            _mark_bucket(game.mat, S, g, over, core)
+            continue
+        if check.shape[0] > 1:
+            check = _core_first(game.mat, S, g, check, core, tally)
+        lost = -1
+        for p in check:
+            obligations_after(game.codes, g, p, greens, need, child.greens, child.need)
+            nb = gather_bucket(game.mat, S, g, p, child.rows)
+            if _three_left_cached(game, child, nb, legal, sp, caches, base) < 0:
+                lost = p
                 break
-            p = check[bi]
-            obligations_after(codes, g, p, greens, need, cgreens, cneed)
-            nb = gather_bucket(mat, S, g, p, B)
-            r1, r2 = _hash_rows(B[:nb], _salt(cgreens, cneed))
-            res3 = _cache_get(rk, rv, r1, r2)
-            if res3 == -2:
-                sub_legal = legal_subset(legal, codes, counts, cgreens, cneed)
-                for t in range(nb):
-                    sub_cand[arow[B[t]]] = 1
-                res3 = _three_left(mat, mt, B[:nb].copy(), sub_legal, legal, codes, counts, cgreens.copy(),
-                              cneed.copy(), digits, green_code, sub_cand, cap, seen, stamp, tk, tv, tables,
-                              base)
-                for t in range(nb):
-                    sub_cand[arow[B[t]]] = 0
-                _cache_put(rk, rv, r1, r2, res3)
-            if res3 < 0:
-                win = False
-                for t in range(n):
-                    if mat[g, S[t]] == p:
-                        core[t] = 1
-        for s in range(n):
-            cnt[mat[g, S[s]]] = 0
-        if win:
-            return g, stamp[1] + G
-    return -1, stamp[1] + G
+        if lost < 0:
+            return g, sp.work[0] + tries.shape[0]
+        _mark_bucket(game.mat, S, g, lost, core)
+    return -1, sp.work[0] + tries.shape[0]

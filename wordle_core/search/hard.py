@@ -55,7 +55,14 @@ from wordle_core.game.lexicon import Lexicon
 from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.rules import HardConstraints, letter_counts
 from wordle_core.kernels.buckets import bucket_stats, check_patterns, transposed
-from wordle_core.kernels.hard import capacity_table, hard_filter, kernel_caches, solve_four, solve_three
+from wordle_core.kernels.hard import (
+    HardGame,
+    capacity_table,
+    hard_filter,
+    kernel_caches,
+    solve_four,
+    solve_three,
+)
 
 # The numba kernel's work (guess x splitter pairs examined) is charged to the node
 # budget at this rate, about what one Python-level node costs in time, so a budget
@@ -288,13 +295,15 @@ class HardSolver:
             is_row = np.zeros(self.mat.shape[0], dtype=np.uint8)
             is_row[self.answer_rows[S]] = 1
             greens, need = cons.arrays(self.lexicon.length, self.n_alpha)
-            args = (self.mat, self.mt, S.astype(np.int32), legal.astype(np.int32), self.codes,
-                    self.counts, greens, need, self.digits, self.green, is_row, self.cap)
+            game = HardGame(self.mat, self.mt, self.codes, self.counts, self.digits, int(self.green),
+                            self.cap, self.arow)
+            rows = legal.astype(np.int32)
+            args = (game, S.astype(np.int32), rows, greens, need, is_row)
             if k == 3:
                 g, work = solve_three(*args)
             else:
                 why = np.zeros(n, np.uint8)  # (the kernel marks a lost node's refuting answers)
-                g, work = solve_four(*args, self.arow, why, args[3], self._caches)
+                g, work = solve_four(*args, rows, why, self._caches)
             self.nodes += int(work) // KERNEL_WORK_PER_NODE
             if self.nodes > self._budget:
                 raise _BudgetExceededError
