@@ -78,13 +78,11 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time __getattr__
         GuessScore,
         History,
         Position,
-        StrategyInfo,
         Suggestion,
         Turn,
         best_guesses,
         candidates,
         history_pairs,
-        list_strategies,
         strategy_info,
         suggest,
     )
@@ -96,6 +94,7 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time __getattr__
         ranking_proof,
     )
     from wordle_core.api.sessions import HINT_STRATEGY, assist_session, play_session
+    from wordle_core.api.strategy_catalogue import StrategyInfo, list_strategies
     from wordle_core.api.trees import TableTree, decision_tree, export_tree, load_tree, tree_from_table
     from wordle_core.tables.frames import read_table
 
@@ -123,7 +122,7 @@ _EXPORTS: dict[str, str] = {
     "RankingProof": "wordle_core.api.ranking",
     "Review": "wordle_core.api.games",
     "SimulationResult": "wordle_core.api.analysis",
-    "StrategyInfo": "wordle_core.api.position",
+    "StrategyInfo": "wordle_core.api.strategy_catalogue",
     "Suggestion": "wordle_core.api.position",
     "TableTree": "wordle_core.api.trees",
     "Turn": "wordle_core.api.position",
@@ -140,7 +139,7 @@ _EXPORTS: dict[str, str] = {
     "hard_verdict": "wordle_core.api.analysis",
     "history_pairs": "wordle_core.api.position",
     "lexicons": "wordle_core.api.lexicon_info",
-    "list_strategies": "wordle_core.api.position",
+    "list_strategies": "wordle_core.api.strategy_catalogue",
     "load_tree": "wordle_core.api.trees",
     "multi_simulate": "wordle_core.api.multiboard",
     "multi_solve": "wordle_core.api.multiboard",

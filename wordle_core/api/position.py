@@ -17,6 +17,7 @@ from functools import cached_property
 from typing import TYPE_CHECKING, NamedTuple
 
 from wordle_core.api.feedback import Feedback, LexiconLike, as_lexicon
+from wordle_core.api.strategy_catalogue import StrategyInfo
 from wordle_core.errors import FeedbackError, WordleError
 from wordle_core.game.feedback import parse_feedback
 from wordle_core.game.lexicon import DEFAULT_LEXICON, Lexicon
@@ -401,20 +402,6 @@ def best_guesses(position: Position | History, strategy: str = "entropy", n: int
     return list(suggest(position, strategy, n, opener=opener).options)
 
 
-@dataclass(frozen=True)
-class StrategyInfo:
-    """A registered strategy: the ``name`` that :func:`best_guesses` and :func:`simulate` take."""
-
-    name: str
-    summary: str
-    source: str
-    deterministic: bool
-
-    def to_dict(self) -> dict[str, object]:
-        """JSON-ready form (the field names as keys)."""
-        return asdict(self)
-
-
 def strategy_info(name: str, *, prior: str | None = None) -> StrategyInfo:
     """The registered strategy ``name`` (with ``prior``: its weighted version), or one line
     naming the strategies there are (``UnknownStrategyError``).
@@ -428,19 +415,6 @@ def strategy_info(name: str, *, prior: str | None = None) -> StrategyInfo:
     """
     d = strategy_named(name, prior=prior).describe()
     return StrategyInfo(str(d["name"]), str(d["summary"]), str(d["source"]), bool(d["deterministic"]))
-
-
-def list_strategies() -> list[StrategyInfo]:
-    """Every registered strategy, alphabetical (what ``wordle-lab strategies`` lists).
-
-    >>> names = [s.name for s in list_strategies()]
-    >>> {"default", "entropy", "expected-size", "minimax"} <= set(names), names == sorted(names)
-    (True, True)
-    """
-    from wordle_core.strategies import list_strategies as registered
-
-    return [StrategyInfo(str(r["name"]), str(r["summary"]), str(r["source"]), bool(r["deterministic"]))
-            for r in registered()]
 
 
 def history_pairs(history: History) -> list[tuple[str, str]]:
