@@ -122,8 +122,8 @@ def elsewhere(args: argparse.Namespace, exc: Exception) -> str | None:
     Only for a game chosen by ``--lexicon`` (not ``--answers`` files).
     """
     from wordle_core.errors import UnknownWordError, WordleError
+    from wordle_core.game.history import answers_fitting, history_hint, parse_history, word_hint
     from wordle_core.game.lexicon import load_lexicon
-    from wordle_core.game.state import answers_fitting, history_hint, parse_history, word_hint
 
     if getattr(args, "answers", None) or not getattr(args, "lexicon", None):
         return None
