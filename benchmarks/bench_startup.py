@@ -26,6 +26,7 @@ COMMANDS: tuple[tuple[str, ...], ...] = (
     ("candidates", "--history", "salet:bybgb"),
     ("candidates", "--history", "salet:bybgb,brine:bbgby"),
     ("candidates", "--history", "salet:bybgb", "--lexicon", "wordle"),
+    ("candidates", "--history", "salet:bybgb,brine:bbgby", "--lexicon", "wordle"),
     ("score", "salet", "crane"),
     ("lexicons",),
     ("--help",),
@@ -68,14 +69,14 @@ def main() -> int:
     ap.add_argument("--runs", type=int, default=3, help="runs per round, averaged (default 3)")
     args = ap.parse_args()
     sides = ([("old", args.old)] if args.old else []) + [("new", str(ROOT))]
-    print(f"{'command':<52}" + "".join(f"{name + ' CPU-s':>12}" for name, _ in sides)
+    print(f"{'command':<70}" + "".join(f"{name + ' CPU-s':>12}" for name, _ in sides)
           + f"   target <= {TARGET}")
     rc = 0
     for argv in COMMANDS:
         best, outs = measure(sides, argv, args.repeat, args.runs)
         same = len(set(outs.values())) == 1
         rc = rc or (0 if same else 1)
-        print(f"{'wordle-lab ' + ' '.join(argv):<52}"
+        print(f"{'wordle-lab ' + ' '.join(argv):<70}"
               + "".join(f"{best[name]:>12.3f}" for name, _ in sides)
               + ("" if same else "   OUTPUT DIFFERS"))
     return rc
