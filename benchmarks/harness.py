@@ -54,6 +54,9 @@ CASES: dict[str, Case] = {
     "strategies": Case("bench_strategies.py", "every registered strategy from one opener, both modes: "
                        "mean, max, failures, time"),
     "suggest": Case("bench_suggest.py", "suggestion latency: covered by a tree, uncovered, CLI cold start"),
+    "start-up": Case("bench_startup.py", "whole-process CPU-s of the quick commands (strategies, "
+                     "candidates, score, lexicons, --help, --version; each <= 0.2), best of 5; --compare "
+                     "pairs the sides command by command", pairs_old=True),
     "cold-compile": Case("bench_cold_compile.py", "CPU seconds of a job's kernels compiled from a cold "
                          "numba cache (a throwaway cache directory: yours is untouched)"),
     "fanout": Case("bench_fanout.py", "games/s of whole greedy trees (the fan-out's compiled walk), "

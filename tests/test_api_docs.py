@@ -18,6 +18,8 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 API_MODULES = ["wordle_core", "wordle_core.api", "wordle_core.api.feedback", "wordle_core.api.position",
+               "wordle_core.api.word_position", "wordle_core.api.strategy_catalogue",
+               "wordle_core.game.history",
                "wordle_core.api.analysis", "wordle_core.api.ranking", "wordle_core.api.lexicon_info",
                "wordle_core.api.games", "wordle_core.api.multiboard", "wordle_core.api.trees",
                "wordle_core.api.sessions", "wordle_core.engine",

@@ -183,7 +183,7 @@ def test_word_list_too_big_for_memory_is_one_line(tmp_path, capsys, monkeypatch)
     path = _words(tmp_path, "big.txt", words)
     monkeypatch.setattr(mx, "available_memory", lambda: 2**20)  # 1 MiB "free": 17 MiB needed (uint16)
     mx._LOADED.clear()
-    assert main(["candidates", "--answers", path, "--history", ""]) == 2
+    assert main(["suggest", "--answers", path]) == 2
     line = _one_line(capsys)
     assert "3,000 guesses x 3,000 answers needs 17.2 MiB, more than the 1.0 MiB" in line
 

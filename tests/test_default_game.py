@@ -14,8 +14,8 @@ import pytest
 import wordle_core as wl
 from pipelines.config import JobConfig
 from tests._solver_cli import run_main
+from wordle_core.game.history import answers_fitting, games_fitting, history_hint, word_hint
 from wordle_core.game.lexicon import DEFAULT_LEXICON, load_lexicon
-from wordle_core.game.state import answers_fitting, games_fitting, history_hint, word_hint
 
 ADIEU = "salet:bybgb,brine:bbgby"  # today's game: only ADIEU fits, in nyt2023 alone
 

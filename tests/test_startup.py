@@ -1,4 +1,4 @@
-"""Start-up: the quick commands load none of numba, the kernels, pandas, fastavro or Beam.
+"""Start-up: the quick commands load none of numpy, numba, the kernels, pandas, fastavro or Beam.
 
 Each case runs in a fresh interpreter (``python -c``) and prints the heavy modules
 found in ``sys.modules`` after the command: a module-level import of a kernel or of
@@ -16,22 +16,22 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-HEAVY = ("numba", "llvmlite", "pandas", "fastavro", "apache_beam", "matplotlib",
+HEAVY = ("numpy", "numba", "llvmlite", "pandas", "fastavro", "apache_beam", "matplotlib",
          "wordle_core.kernels", "wordle_core.search.exact", "wordle_core.search.hard",
          "wordle_core.api.analysis", "wordle_core.tables.load")
 
 PROBE = """
 import contextlib, io, json, sys
 import wordle_core.cli as cli
-out = io.StringIO()
+out, err = io.StringIO(), io.StringIO()
 code = None
-with contextlib.redirect_stdout(out):
+with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
     try:
         code = cli.main({argv!r})
     except SystemExit as exc:
         code = exc.code
 heavy = sorted(m for m in sys.modules if m.split(".")[0] in {top!r} or m.startswith({prefixes!r}))
-print(json.dumps({{"code": code, "out": out.getvalue(), "heavy": heavy}}))
+print(json.dumps({{"code": code, "out": out.getvalue(), "err": err.getvalue(), "heavy": heavy}}))
 """
 
 
@@ -49,6 +49,10 @@ def _run(argv: list[str]) -> dict:
     (["score", "salet", "crane"], "bybyb"),
     (["score", "salet", "crane", "--emoji"], "\u2b1b\U0001f7e8"),
     (["candidates", "--history", "salet:bybgb", "--lexicon", "wordle"], "7 candidates"),
+    (["candidates", "--history", "salet:bybgb"], "19 candidates"),
+    (["candidates", "--history", "salet:bybgb,brine:bbgby"], "1 candidate\nadieu"),
+    (["candidates", "--history", "salet:bybgb,amber:ggggg", "--hard", "--json"], '"solved": true'),
+    (["strategies", "--json"], '"name": "entropy"'),
     (["lexicons"], "wordle"),
     (["strategies"], "entropy"),
     (["--help"], "play:"),
@@ -58,6 +62,21 @@ def test_quick_commands_load_nothing_heavy(argv: list[str], shows: str) -> None:
     got = _run(argv)
     assert got["code"] in (0, None), got
     assert shows in got["out"]
+    assert got["heavy"] == [], f"{' '.join(argv)} loaded {got['heavy']}"
+
+
+@pytest.mark.parametrize("argv, says", [
+    (["candidates", "--history", "salet:bybgb,brine:bbgby", "--lexicon", "wordle"],
+     "it fits nyt2023 (1 answer): try --lexicon nyt2023"),
+    (["candidates", "--history", "salet:bybgb,crane:bbbbb", "--hard"], "4th letter must be E"),
+    (["candidates", "--history", "zzzzz:bbbbb"], "not an allowed guess"),
+])
+def test_quick_errors_load_nothing_heavy(argv: list[str], says: str) -> None:
+    """A history the game rejects is one line (exit 2), still without numpy: the hint that
+    names another game is computed on the word lists too."""
+    got = _run(argv)
+    assert got["code"] == 2, got
+    assert got["err"].count("\n") == 1 and says in got["err"], got
     assert got["heavy"] == [], f"{' '.join(argv)} loaded {got['heavy']}"
 
 
@@ -182,3 +201,55 @@ def test_warm_up_steps_and_their_lines(tmp_path):
     lines = out.getvalue().splitlines()
     assert lines[0] == "compiling kernels, once: 1 of 5 (entropy, normal mode)"
     assert lines[-1].split() == ["[2/2", "publish]", "1/1", "100%"]
+
+
+# --- candidates on the word lists = candidates on the pattern matrix ----------------------
+REPEATED = ("eerie", "geese", "speed", "sissy", "llama", "mamma", "error", "three", "abbey", "eaten")
+
+
+def _histories(lex, rng, n: int) -> list[str]:
+    """Histories of 1 to 3 guesses: mostly feedback some answer shows (repeated-letter
+    guesses and answers among them), some with random feedback (mostly inconsistent)."""
+    from wordle_core.game.feedback import score
+
+    out = []
+    for i in range(n):
+        answer = rng.choice(lex.answers)
+        pool = [w for w in REPEATED if w in lex.guess_index] if i % 3 == 0 else lex.guesses
+        guesses = [rng.choice(pool) for _ in range(rng.randint(1, 3))]
+        fbs = [score(g, answer) if i % 5 else "".join(rng.choice("byg") for _ in g) for g in guesses]
+        out.append(",".join(f"{g}:{f}" for g, f in zip(guesses, fbs, strict=True)))
+    return out
+
+
+def _outcome(make):
+    """``to_dict()`` of the position, or the error's type and line."""
+    from wordle_core.errors import WordleError
+
+    try:
+        return make().to_dict()
+    except WordleError as exc:
+        return (type(exc).__name__, str(exc))
+
+
+@pytest.mark.parametrize("name", ["nyt2023", "wordle"])
+def test_word_position_is_the_matrix_position(name: str) -> None:
+    """``wordle-lab candidates``' numpy-free replay (WordPosition) answers what Position, on
+    the pattern matrix, answers: the same candidates, history and solved flag, or the same
+    error, on random and repeated-letter histories in both modes."""
+    import random
+
+    from wordle_core.api import Position
+    from wordle_core.api.word_position import WordPosition
+    from wordle_core.game.lexicon import load_lexicon
+
+    lex = load_lexicon(name)
+    rng = random.Random(f"word-position-{name}")
+    kinds: set[str] = set()
+    for history in _histories(lex, rng, 150):
+        for hard in (False, True):
+            old = _outcome(lambda h=history, m=hard: Position(h, lexicon=lex, hard=m))
+            new = _outcome(lambda h=history, m=hard: WordPosition(h, lexicon=lex, hard=m))
+            assert new == old, (history, hard)
+            kinds.add(old[0] if isinstance(old, tuple) else "ok")
+    assert {"ok", "InconsistentHistoryError", "HardModeViolation"} <= kinds

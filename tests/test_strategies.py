@@ -29,6 +29,14 @@ def test_registry_lists_the_seed_strategies() -> None:
         get_strategy("oracle")
 
 
+def test_catalogue_is_the_registry() -> None:
+    """The static list ``wordle-lab strategies`` prints (no strategy imported) is what the
+    registry describes, entry by entry: a strategy added or re-described must be listed."""
+    from wordle_core.api.strategy_catalogue import list_strategies as catalogue
+
+    assert [s.to_dict() for s in catalogue()] == list_strategies()
+
+
 def test_kernels_match_brute_force(small_lex) -> None:
     """Compiled and numpy kernels, on a small set (sort path) and the full set (bincount)."""
     state = GameState.new(small_lex)

@@ -26,9 +26,10 @@ what you need. ``Position.state`` is the bridge from a position to a :class:`Gam
 """
 
 from wordle_core.game.feedback import parse_feedback, pattern_to_emoji, pattern_to_str
+from wordle_core.game.history import parse_history
 from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, Lexicon, load_lexicon, resolve_lexicon
 from wordle_core.game.matrix import pattern_matrix
-from wordle_core.game.state import GameState, parse_history
+from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
 from wordle_core.strategies import get_strategy
 from wordle_core.strategies.base import Strategy

@@ -76,15 +76,10 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time __getattr__
     )
     from wordle_core.api.position import (
         GuessScore,
-        History,
         Position,
-        StrategyInfo,
         Suggestion,
-        Turn,
         best_guesses,
         candidates,
-        history_pairs,
-        list_strategies,
         strategy_info,
         suggest,
     )
@@ -96,7 +91,9 @@ if TYPE_CHECKING:  # the names below, for type checkers; at run time __getattr__
         ranking_proof,
     )
     from wordle_core.api.sessions import HINT_STRATEGY, assist_session, play_session
+    from wordle_core.api.strategy_catalogue import StrategyInfo, list_strategies
     from wordle_core.api.trees import TableTree, decision_tree, export_tree, load_tree, tree_from_table
+    from wordle_core.api.word_position import History, Turn, history_pairs
     from wordle_core.tables.frames import read_table
 
 # public name -> the module that defines it, imported on first use
@@ -107,7 +104,7 @@ _EXPORTS: dict[str, str] = {
     "GuessScore": "wordle_core.api.position",
     "HINT_STRATEGY": "wordle_core.api.sessions",
     "HardVerdict": "wordle_core.api.analysis",
-    "History": "wordle_core.api.position",
+    "History": "wordle_core.api.word_position",
     "LexiconInfo": "wordle_core.api.lexicon_info",
     "LexiconLike": "wordle_core.api.feedback",
     "MultiAdvice": "wordle_core.api.multiboard",
@@ -123,10 +120,10 @@ _EXPORTS: dict[str, str] = {
     "RankingProof": "wordle_core.api.ranking",
     "Review": "wordle_core.api.games",
     "SimulationResult": "wordle_core.api.analysis",
-    "StrategyInfo": "wordle_core.api.position",
+    "StrategyInfo": "wordle_core.api.strategy_catalogue",
     "Suggestion": "wordle_core.api.position",
     "TableTree": "wordle_core.api.trees",
-    "Turn": "wordle_core.api.position",
+    "Turn": "wordle_core.api.word_position",
     "as_lexicon": "wordle_core.api.feedback",
     "assist_session": "wordle_core.api.sessions",
     "best_guesses": "wordle_core.api.position",
@@ -138,9 +135,9 @@ _EXPORTS: dict[str, str] = {
     "exact_ranking": "wordle_core.api.ranking",
     "export_tree": "wordle_core.api.trees",
     "hard_verdict": "wordle_core.api.analysis",
-    "history_pairs": "wordle_core.api.position",
+    "history_pairs": "wordle_core.api.word_position",
     "lexicons": "wordle_core.api.lexicon_info",
-    "list_strategies": "wordle_core.api.position",
+    "list_strategies": "wordle_core.api.strategy_catalogue",
     "load_tree": "wordle_core.api.trees",
     "multi_simulate": "wordle_core.api.multiboard",
     "multi_solve": "wordle_core.api.multiboard",

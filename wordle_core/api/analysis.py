@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from wordle_core.api.feedback import Feedback, LexiconLike, as_lexicon
-from wordle_core.api.position import Turn, strategy_named
+from wordle_core.api.position import strategy_named
+from wordle_core.api.word_position import Turn
 from wordle_core.errors import WordleError
 from wordle_core.game.lexicon import DEFAULT_LEXICON
 from wordle_core.game.matrix import pattern_matrix

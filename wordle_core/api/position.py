@@ -11,41 +11,23 @@ which every strategy, search and analysis reads; nothing here re-implements a ru
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from dataclasses import asdict, dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from wordle_core.api.feedback import Feedback, LexiconLike, as_lexicon
-from wordle_core.errors import FeedbackError, WordleError
+from wordle_core.api.strategy_catalogue import StrategyInfo
+from wordle_core.api.word_position import History, Turn, history_pairs, position_dict
+from wordle_core.errors import WordleError
 from wordle_core.game.feedback import parse_feedback
 from wordle_core.game.lexicon import DEFAULT_LEXICON, Lexicon
 from wordle_core.game.matrix import pattern_matrix
-from wordle_core.game.state import GameState, parse_history
+from wordle_core.game.state import GameState
 
 if TYPE_CHECKING:
     from wordle_core.game.tree import Tree
     from wordle_core.search.openers import OpenerScores
     from wordle_core.strategies.base import Strategy
-
-
-class Turn(NamedTuple):
-    """One played guess and the feedback it got."""
-
-    guess: str
-    feedback: Feedback
-
-    def to_dict(self) -> dict[str, str]:
-        """``{"guess": ..., "feedback": ...}``.
-
-        >>> Turn("salet", Feedback("bybgb")).to_dict()
-        {'guess': 'salet', 'feedback': 'bybgb'}
-        """
-        return {"guess": self.guess, "feedback": str(self.feedback)}
-
-
-History = str | Sequence[tuple[str, str]]
-"""``[("salet", "bybgb"), ...]`` or the CLI's ``"salet:bybgb,crony:bbbbb"``."""
 
 
 class Position:
@@ -204,11 +186,7 @@ class Position:
          'history': [{'guess': 'salet', 'feedback': 'bybgb'}, {'guess': 'borna', 'feedback': 'ybyby'}],
          'remaining': 1, 'candidates': ['amber'], 'solved': False}
         """
-        return {
-            "lexicon": self.lexicon.name, "hard": self.hard,
-            "history": [t.to_dict() for t in self.history],
-            "remaining": self.remaining, "candidates": list(self.candidates), "solved": self.is_solved,
-        }
+        return position_dict(self.lexicon, self.hard, self.history, self.candidates, self.is_solved)
 
     def _key(self) -> tuple[str, bool, tuple[tuple[int, int], ...]]:
         return (self.lexicon.fingerprint, self.hard, self._state.history)
@@ -401,20 +379,6 @@ def best_guesses(position: Position | History, strategy: str = "entropy", n: int
     return list(suggest(position, strategy, n, opener=opener).options)
 
 
-@dataclass(frozen=True)
-class StrategyInfo:
-    """A registered strategy: the ``name`` that :func:`best_guesses` and :func:`simulate` take."""
-
-    name: str
-    summary: str
-    source: str
-    deterministic: bool
-
-    def to_dict(self) -> dict[str, object]:
-        """JSON-ready form (the field names as keys)."""
-        return asdict(self)
-
-
 def strategy_info(name: str, *, prior: str | None = None) -> StrategyInfo:
     """The registered strategy ``name`` (with ``prior``: its weighted version), or one line
     naming the strategies there are (``UnknownStrategyError``).
@@ -428,35 +392,6 @@ def strategy_info(name: str, *, prior: str | None = None) -> StrategyInfo:
     """
     d = strategy_named(name, prior=prior).describe()
     return StrategyInfo(str(d["name"]), str(d["summary"]), str(d["source"]), bool(d["deterministic"]))
-
-
-def list_strategies() -> list[StrategyInfo]:
-    """Every registered strategy, alphabetical (what ``wordle-lab strategies`` lists).
-
-    >>> names = [s.name for s in list_strategies()]
-    >>> {"default", "entropy", "expected-size", "minimax"} <= set(names), names == sorted(names)
-    (True, True)
-    """
-    from wordle_core.strategies import list_strategies as registered
-
-    return [StrategyInfo(str(r["name"]), str(r["summary"]), str(r["source"]), bool(r["deterministic"]))
-            for r in registered()]
-
-
-def history_pairs(history: History) -> list[tuple[str, str]]:
-    """``[(guess, feedback), ...]`` of a history given as pairs or as ``"w:fb,w:fb"``.
-
-    >>> history_pairs("salet:bybgb,borna:ybyby")
-    [('salet', 'bybgb'), ('borna', 'ybyby')]
-    """
-    if isinstance(history, str):
-        return list(parse_history(history))
-    out: list[tuple[str, str]] = []
-    for item in history:
-        if not (isinstance(item, tuple | list) and len(item) == 2):
-            raise FeedbackError(f"history item {item!r} must be a (guess, feedback) pair")
-        out.append((str(item[0]), item[1]))
-    return out
 
 
 def _code(feedback: str, lexicon: Lexicon) -> int:

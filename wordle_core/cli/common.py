@@ -9,13 +9,12 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
 from wordle_core.game.feedback import int_to_digits, pattern_to_emoji, pattern_to_str
 from wordle_core.game.lexicon import BUILTINS, DEFAULT_LEXICON, Lexicon, resolve_lexicon
-from wordle_core.game.matrix import pattern_matrix
 
-if TYPE_CHECKING:
+if TYPE_CHECKING:  # numpy and the matrix are imported where used: the quick commands never load them
+    import numpy as np
+
     from wordle_core.interactive.session import Out
     from wordle_core.search.openers import OpenerScores
     from wordle_core.strategies.base import Strategy
@@ -123,8 +122,8 @@ def elsewhere(args: argparse.Namespace, exc: Exception) -> str | None:
     Only for a game chosen by ``--lexicon`` (not ``--answers`` files).
     """
     from wordle_core.errors import UnknownWordError, WordleError
+    from wordle_core.game.history import answers_fitting, history_hint, parse_history, word_hint
     from wordle_core.game.lexicon import load_lexicon
-    from wordle_core.game.state import answers_fitting, history_hint, parse_history, word_hint
 
     if getattr(args, "answers", None) or not getattr(args, "lexicon", None):
         return None
@@ -140,6 +139,8 @@ def elsewhere(args: argparse.Namespace, exc: Exception) -> str | None:
 
 
 def matrix_for(lexicon: Lexicon) -> np.ndarray:
+    from wordle_core.game.matrix import pattern_matrix
+
     return pattern_matrix(lexicon)
 
 
@@ -149,6 +150,8 @@ def print_json(obj: object) -> None:
 
 
 def _default(o: object) -> object:
+    import numpy as np  # only reached for values json cannot write, which numpy made
+
     if isinstance(o, np.integer):
         return int(o)
     if isinstance(o, np.floating):

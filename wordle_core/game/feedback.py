@@ -23,10 +23,12 @@ from __future__ import annotations
 import contextlib
 import os
 from collections import Counter
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from wordle_core.errors import FeedbackError, MatrixTooLargeError, WrongLengthError
+
+if TYPE_CHECKING:
+    import numpy as np
 
 MAX_LENGTH = 40
 """Longest word: ``3**40 - 1`` is the largest pattern code that fits in 64 bits."""
@@ -138,6 +140,8 @@ def parse_feedback(text: str, length: int) -> int:
 
 def pattern_dtype(length: int) -> type[np.unsignedinteger]:
     """The smallest unsigned dtype holding every code ``0 .. 3**length - 1``."""
+    import numpy as np  # imported here: the scoring rule above is numpy-free (quick start-up)
+
     n = 3**length
     for dt in (np.uint8, np.uint16, np.uint32, np.uint64):
         if n - 1 <= np.iinfo(dt).max:
@@ -150,6 +154,8 @@ def pattern_dtype(length: int) -> type[np.unsignedinteger]:
 
 def matrix_bytes(n_guesses: int, n_answers: int, length: int) -> int:
     """Bytes of a pattern matrix of this shape (before it is allocated)."""
+    import numpy as np
+
     return n_guesses * n_answers * np.dtype(pattern_dtype(length)).itemsize
 
 

@@ -13,15 +13,15 @@ import hashlib
 from dataclasses import dataclass, field
 from functools import cache, cached_property
 from pathlib import Path
-from typing import NamedTuple
-
-import numpy as np
+from typing import TYPE_CHECKING, NamedTuple
 
 from wordle_core.errors import LexiconFileError, UnknownLexiconError, UnknownWordError, WrongLengthError
 from wordle_core.files import read_text
 from wordle_core.game.feedback import MAX_LENGTH, check_fits
-from wordle_core.game.generators import nerdle_equations, primes_with_digits
 from wordle_core.shipped import data_text
+
+if TYPE_CHECKING:  # numpy is imported by the array views only: word lookups start quickly
+    import numpy as np
 
 MAX_SYMBOLS = 255
 """Most distinct characters: words are coded as uint8 alphabet positions (255 = "none")."""
@@ -103,6 +103,16 @@ class Lexicon:
         return "".join(sorted(set("".join(self.guesses))))
 
     @cached_property
+    def symbol_index(self) -> dict[str, int]:
+        """Each character's position in :attr:`alphabet` (the codes :attr:`guess_codes` holds)."""
+        return {c: i for i, c in enumerate(self.alphabet)}
+
+    def symbols(self, word: str) -> list[int]:
+        """A word as alphabet positions: its row of :attr:`guess_codes`, without numpy."""
+        index = self.symbol_index
+        return [index[c] for c in word]
+
+    @cached_property
     def n_patterns(self) -> int:
         return 3**self.length
 
@@ -117,11 +127,15 @@ class Lexicon:
     @cached_property
     def answer_rows(self) -> np.ndarray:
         """Guess-list index of every answer (int32), to read answers' rows of a matrix."""
+        import numpy as np
+
         return np.array([self.guess_index[w] for w in self.answers], dtype=np.int32)
 
     @cached_property
     def guess_is_answer(self) -> np.ndarray:
         """Boolean per guess: may this guess be the answer?"""
+        import numpy as np
+
         mask = np.zeros(len(self.guesses), dtype=bool)
         mask[self.answer_rows] = True
         return mask
@@ -179,6 +193,8 @@ class Lexicon:
 
 def encode_words(words: tuple[str, ...] | list[str], alphabet: str) -> np.ndarray:
     """Words as a uint8 matrix of alphabet positions (one row per word)."""
+    import numpy as np
+
     lut = np.full(0x110000 if any(ord(c) > 255 for c in alphabet) else 256, 255, np.uint8)
     for i, c in enumerate(alphabet):
         lut[ord(c)] = i
@@ -245,16 +261,22 @@ def _nyt14855_all() -> Lexicon:
 
 
 def _primel() -> Lexicon:
+    from wordle_core.game.generators import primes_with_digits  # numpy: the generated games only
+
     primes = primes_with_digits(5)
     return Lexicon.build("primel", primes, primes, description="Primel: five-digit primes")
 
 
 def _nerdle() -> Lexicon:
+    from wordle_core.game.generators import nerdle_equations
+
     eqs = nerdle_equations(8)
     return Lexicon.build("nerdle", eqs, eqs, description="classic Nerdle: 8-character equations")
 
 
 def _mini_nerdle() -> Lexicon:
+    from wordle_core.game.generators import nerdle_equations
+
     eqs = nerdle_equations(6)
     return Lexicon.build("mini-nerdle", eqs, eqs, description="Mini Nerdle: 6-character equations")
 

@@ -9,19 +9,25 @@ Hard mode follows what the NYT game enforces ("Winning Wordle's Hard Mode", "Cla
 Repeated letters count: a guess that revealed two E's (green or yellow) obliges every
 later guess to contain at least two E's. A :class:`HardConstraints` value holds the
 union of those obligations over the whole history and checks every guess at once,
-vectorised over the guess list.
+vectorised over the guess list. Its Python view (:meth:`HardConstraints.add_symbols`,
+:meth:`HardConstraints.violation`) needs no numpy, so the word-level replay of
+:mod:`wordle_core.game.history` (``wordle-lab candidates``) checks the same rule without
+loading it; numpy is imported by the array views.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import cache
-
-import numpy as np
+from typing import TYPE_CHECKING
 
 from wordle_core.errors import HardModeViolation
 from wordle_core.game.feedback import GREEN, YELLOW, int_to_digits
 from wordle_core.game.lexicon import Lexicon
+
+if TYPE_CHECKING:
+    import numpy as np
 
 _ORDINAL = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th"]
 
@@ -29,6 +35,8 @@ _ORDINAL = ["1st", "2nd", "3rd", "4th", "5th", "6th", "7th", "8th", "9th", "10th
 @cache
 def letter_counts(lexicon: Lexicon) -> np.ndarray:
     """(n_guesses, alphabet) uint8: how often each symbol occurs in each guess."""
+    import numpy as np
+
     codes = lexicon.guess_codes
     counts = np.zeros((codes.shape[0], len(lexicon.alphabet)), dtype=np.uint8)
     rows = np.arange(codes.shape[0])
@@ -77,12 +85,17 @@ class HardConstraints:
         return cons
 
     def add(self, guess_codes: np.ndarray, pattern: int) -> HardConstraints:
-        """The obligations after also seeing ``pattern`` for a guess (symbol codes)."""
-        digits = int_to_digits(pattern, len(guess_codes))
+        """The obligations after also seeing ``pattern`` for a guess (its row of symbol codes)."""
+        return self.add_symbols(guess_codes.tolist(), pattern)
+
+    def add_symbols(self, symbols: Sequence[int], pattern: int) -> HardConstraints:
+        """The obligations after also seeing ``pattern`` for a guess given as alphabet
+        positions (:meth:`~wordle_core.game.lexicon.Lexicon.symbols`)."""
+        digits = int_to_digits(pattern, len(symbols))
         greens = dict(self.greens)
         need = dict(self.min_counts)
         shown: dict[int, int] = {}
-        for pos, (sym, d) in enumerate(zip(guess_codes.tolist(), digits, strict=True)):
+        for pos, (sym, d) in enumerate(zip(symbols, digits, strict=True)):
             if d == GREEN:
                 greens[pos] = sym
             if d in (GREEN, YELLOW):
@@ -109,6 +122,8 @@ class HardConstraints:
     # --- the compiled view -------------------------------------------------------------
     def arrays(self, length: int, n_symbols: int) -> tuple[np.ndarray, np.ndarray]:
         """(``greens`` int8 length ``length``: symbol or -1; ``need`` uint8 per symbol)."""
+        import numpy as np
+
         greens = np.full(length, -1, np.int8)
         for pos, sym in self.greens:
             greens[pos] = sym
@@ -119,6 +134,8 @@ class HardConstraints:
 
     def legal_rows(self, lexicon: Lexicon, rows: np.ndarray | None = None) -> np.ndarray:
         """The rows of ``rows`` (default every guess) allowed now, by the compiled kernel."""
+        import numpy as np
+
         from wordle_core.kernels.hard import legal_subset  # numba: loaded when first needed
 
         if rows is None:
@@ -131,6 +148,8 @@ class HardConstraints:
     # --- the Python view ----------------------------------------------------------------
     def legal_mask(self, lexicon: Lexicon) -> np.ndarray:
         """Boolean per guess row: allowed in hard mode under these obligations."""
+        import numpy as np
+
         ok = np.ones(len(lexicon.guesses), dtype=bool)
         codes = lexicon.guess_codes
         for pos, sym in self.greens:
@@ -143,14 +162,14 @@ class HardConstraints:
 
     def violation(self, lexicon: Lexicon, guess_row: int) -> str | None:
         """Why ``guess_row`` is illegal (one sentence), or None if it is legal."""
-        codes = lexicon.guess_codes[guess_row]
+        codes = lexicon.symbols(lexicon.guesses[guess_row])
         alpha = lexicon.alphabet
         for pos, sym in self.greens:
             if codes[pos] != sym:
                 where = _ORDINAL[pos] if pos < len(_ORDINAL) else f"{pos + 1}th"
                 return f"{where} letter must be {alpha[sym].upper()}"
         for sym, n in self.min_counts:
-            have = int(np.count_nonzero(codes == sym))
+            have = codes.count(sym)
             if have < n:
                 times = "" if n == 1 else f" {n} times"
                 return f"guess must contain {alpha[sym].upper()}{times}"

@@ -35,8 +35,9 @@ from wordle_core.game.feedback import (
     pattern_to_emoji,
     pattern_to_str,
 )
+from wordle_core.game.history import history_hint, word_hint
 from wordle_core.game.lexicon import Lexicon
-from wordle_core.game.state import GameState, history_hint, word_hint
+from wordle_core.game.state import GameState
 from wordle_core.game.tree import Tree
 from wordle_core.interactive.suggest import Suggestion, suggest
 from wordle_core.search.openers import OpenerScores

@@ -6,7 +6,7 @@ import argparse
 import time
 
 from wordle_core.cli.common import add_json_arg, print_json
-from wordle_core.game.matrix import cache_dir, cache_entries, cache_limit, clear_cache, human_size
+from wordle_core.game.feedback import human_size
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -25,6 +25,8 @@ def register(sub: argparse._SubParsersAction) -> None:
 
 
 def cmd_cache_info(args: argparse.Namespace) -> int:
+    from wordle_core.game.matrix import cache_dir, cache_entries, cache_limit  # numpy: only when run
+
     entries = cache_entries(verify=args.verify)
     limit = cache_limit()
     total = sum(e.size for e in entries)
@@ -55,6 +57,8 @@ def cmd_cache_info(args: argparse.Namespace) -> int:
 
 
 def cmd_cache_clear(args: argparse.Namespace) -> int:
+    from wordle_core.game.matrix import cache_dir, clear_cache
+
     removed = clear_cache(legacy=not args.keep_legacy)
     print(f"removed {len(removed)} file(s), {human_size(sum(e.size for e in removed))} from {cache_dir()}")
     return 0

@@ -89,7 +89,9 @@ def cmd_score(args: argparse.Namespace) -> int:
 
 
 def cmd_candidates(args: argparse.Namespace) -> int:
-    pos = api.Position(args.history, lexicon=lexicon_from(args), hard=args.hard)
+    from wordle_core.api.word_position import WordPosition  # no numpy: the command starts quickly
+
+    pos = WordPosition(args.history, lexicon=lexicon_from(args), hard=args.hard)
     if args.json:
         print_json(pos.to_dict())
     else:
