@@ -1138,7 +1138,7 @@ def solve(s, cands, legal, cg, cn, ub, d, beta):
                                          has_green_all)
     lb1 = np.empty(G, np.int64)
     minlb = INF
-    kmax = 0  # most buckets any allowed guess makes of cands (or of any subset of it)
+    kmax = np.int64(0)  # most buckets any allowed guess makes of cands (or of any subset of it)
     for i in range(G):
         kmax = max(kmax, nb[i])
         lb1[i] = 3 * n - nb[i] - (1 if has_green[i] else 0)
@@ -1172,7 +1172,7 @@ def solve(s, cands, legal, cg, cn, ub, d, beta):
     tried = np.zeros(G if exact else 0, np.bool_)
     order = np.concatenate((top, rest)) if exact else top
     soft = INF  # the least lower bound of a guess refuted below (a fail-high bound)
-    n_local = -1  # guesses of the local scratch (s.local) this node counts over; 0: every guess
+    n_local = np.int64(-1)  # guesses of the local scratch (s.local) this node counts over; 0: every guess
     # a large position (exact, normal mode) skips a guess once one that dominates it was
     # tried: that one's value is at most this one's, and was either the best so far or
     # no better than the limit then, so this one cannot be strictly better than the best:
@@ -1255,7 +1255,7 @@ def guess_total(s, cands, legal, cg, cn, child_ub, d, g, nbk, rem, limit, n_loca
         if hard:
             ng, nn = greens_k[k], letters_k[k]
             # a memo hit needs no filtering of the allowed rows
-            v, settled = memo_bound(memo, set_key(sub, d - 1, True, ng, nn), -1, cbeta, s.stats)
+            v, settled = memo_bound(memo, set_key(sub, d - 1, hard, ng, nn), np.int64(-1), cbeta, s.stats)
             if not settled:
                 nl = hard_filter_bits(s.legal_bits[d], s.codes, g, pats[k], s.rule_green,
                                       s.rule_least, s.rule_scratch, s.legal_bits[d - 1],
