@@ -40,8 +40,9 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange, types
+from numba.core.imputils import impl_ret_borrowed
 from numba.experimental import structref
-from numba.extending import overload
+from numba.extending import intrinsic, overload
 from numba.typed import Dict
 
 from wordle_core.kernels.buckets.counts import (
@@ -728,17 +729,32 @@ def bound_prefix(ub, legal, n: int, T: int) -> int:
     return k
 
 
+@intrinsic
+def readonly_like(typingctx, a, like):
+    """``a`` itself, typed read-only when the array ``like`` is (writable when it is not):
+    a kernel given both ``a`` and ``like`` in turn is then compiled once, not once per
+    flag (the type is all that changes; nothing is copied)."""
+    if not (isinstance(a, types.Array) and isinstance(like, types.Array)):
+        return None
+    ret = a.copy(readonly=not like.mutable)
+
+    def codegen(context, builder, signature, args):
+        return impl_ret_borrowed(context, builder, ret, args[0])
+    return ret(a, like), codegen
+
+
 @njit(cache=CACHE, nogil=True)
-def local_views(local, n_answers, k):
+def local_views(local, MT, k):
     """``(mt, legal, ub, pairs)`` of ``local`` after :func:`localise` made ``k`` guesses:
-    the matrix ``n_answers x k``, the rows ``0..k-1``, their bounds and the pair cache
-    (as many rows of ``k`` bits as its words hold)."""
+    the matrix ``n_answers x k`` (read-only when the search's ``MT`` is, so the counting
+    kernels are compiled for one matrix type), the rows ``0..k-1``, their bounds and the
+    pair cache (as many rows of ``k`` bits as its words hold)."""
     pr = local.pairs
     w = (k + 63) // 64
     slots = min(pr[0].shape[0] // max(w, 1), pr[2].shape[0])
     rows = pr[0][:slots * w].reshape((slots, w))
-    return (local.mt[:n_answers * k].reshape((n_answers, k)), local.legal[:k], local.ub[:k],
-            (rows, pr[1], pr[2][:slots], pr[3]))
+    mt = readonly_like(local.mt[:MT.shape[0] * k].reshape((MT.shape[0], k)), MT)
+    return mt, local.legal[:k], local.ub[:k], (rows, pr[1], pr[2][:slots], pr[3])
 
 
 @njit(cache=CACHE, nogil=True)
@@ -1346,7 +1362,7 @@ def count_bounds(s, cands, legal, cg, cn, child_ub, d, g, nbk, rem, limit, n_loc
         if n_local < 0 and whole:
             n_local = take_local(s, cands, legal, child_ub, dom)
         if n_local > 0 and whole:
-            mt_l, legal_l, ub_l, pairs_l = local_views(local, s.MT.shape[0], n_local)
+            mt_l, legal_l, ub_l, pairs_l = local_views(local, s.MT, n_local)
             v = count_bound(mt_l, local.arow, sub, legal_l, ub_l, d - 1, cb_beta, s.green,
                             s.n_pat, pairs_l, s.seen, memo, bucket_key, stats, local.rows[:n_local])
         else:
