@@ -164,8 +164,11 @@ def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, 
         neighbours = Neighbours(np.zeros((length, 0), np.int32), np.zeros(1, np.int64),
                                 np.zeros(0, np.int32))
     paired = on and not hard and n_answers <= PAIR_ANSWERS_MAX
+    # (an unused cache's slot map is int16 like the small caches' of pair_cache: those of
+    # hard mode and the width-limited search; count_bound is compiled once for both)
     pairs = (np.empty(LOCAL_PAIR_WORDS if paired else 0, np.uint64),
-             np.full(n_answers * (n_answers - 1) // 2 if paired else 0, -1, np.int32),
+             np.full(n_answers * (n_answers - 1) // 2 if paired else 0, -1,
+                     np.int32 if paired else np.int16),
              np.zeros(LOCAL_PAIR_SLOTS if paired else 0, np.int64), np.zeros(2, np.int64))
     local = LocalScratch(
         state=np.array([0, prune_from if on else 0, skip_from if skip else 0], np.int64),
