@@ -40,8 +40,9 @@ from typing import NamedTuple
 
 import numpy as np
 from numba import njit, prange, types
+from numba.core.imputils import impl_ret_borrowed
 from numba.experimental import structref
-from numba.extending import overload
+from numba.extending import intrinsic, overload
 from numba.typed import Dict
 
 from wordle_core.kernels.buckets.counts import (
@@ -163,8 +164,11 @@ def frames(depth: int, n_answers: int, n_guesses: int, n_pat: int, length: int, 
         neighbours = Neighbours(np.zeros((length, 0), np.int32), np.zeros(1, np.int64),
                                 np.zeros(0, np.int32))
     paired = on and not hard and n_answers <= PAIR_ANSWERS_MAX
+    # (an unused cache's slot map is int16 like the small caches' of pair_cache: those of
+    # hard mode and the width-limited search; count_bound is compiled once for both)
     pairs = (np.empty(LOCAL_PAIR_WORDS if paired else 0, np.uint64),
-             np.full(n_answers * (n_answers - 1) // 2 if paired else 0, -1, np.int32),
+             np.full(n_answers * (n_answers - 1) // 2 if paired else 0, -1,
+                     np.int32 if paired else np.int16),
              np.zeros(LOCAL_PAIR_SLOTS if paired else 0, np.int64), np.zeros(2, np.int64))
     local = LocalScratch(
         state=np.array([0, prune_from if on else 0, skip_from if skip else 0], np.int64),
@@ -728,17 +732,32 @@ def bound_prefix(ub, legal, n: int, T: int) -> int:
     return k
 
 
+@intrinsic
+def readonly_like(typingctx, a, like):
+    """``a`` itself, typed read-only when the array ``like`` is (writable when it is not):
+    a kernel given both ``a`` and ``like`` in turn is then compiled once, not once per
+    flag (the type is all that changes; nothing is copied)."""
+    if not (isinstance(a, types.Array) and isinstance(like, types.Array)):
+        return None
+    ret = a.copy(readonly=not like.mutable)
+
+    def codegen(context, builder, signature, args):
+        return impl_ret_borrowed(context, builder, ret, args[0])
+    return ret(a, like), codegen
+
+
 @njit(cache=CACHE, nogil=True)
-def local_views(local, n_answers, k):
+def local_views(local, MT, k):
     """``(mt, legal, ub, pairs)`` of ``local`` after :func:`localise` made ``k`` guesses:
-    the matrix ``n_answers x k``, the rows ``0..k-1``, their bounds and the pair cache
-    (as many rows of ``k`` bits as its words hold)."""
+    the matrix ``n_answers x k`` (read-only when the search's ``MT`` is, so the counting
+    kernels are compiled for one matrix type), the rows ``0..k-1``, their bounds and the
+    pair cache (as many rows of ``k`` bits as its words hold)."""
     pr = local.pairs
     w = (k + 63) // 64
     slots = min(pr[0].shape[0] // max(w, 1), pr[2].shape[0])
     rows = pr[0][:slots * w].reshape((slots, w))
-    return (local.mt[:n_answers * k].reshape((n_answers, k)), local.legal[:k], local.ub[:k],
-            (rows, pr[1], pr[2][:slots], pr[3]))
+    mt = readonly_like(local.mt[:MT.shape[0] * k].reshape((MT.shape[0], k)), MT)
+    return mt, local.legal[:k], local.ub[:k], (rows, pr[1], pr[2][:slots], pr[3])
 
 
 @njit(cache=CACHE, nogil=True)
@@ -1138,7 +1157,7 @@ def solve(s, cands, legal, cg, cn, ub, d, beta):
                                          has_green_all)
     lb1 = np.empty(G, np.int64)
     minlb = INF
-    kmax = 0  # most buckets any allowed guess makes of cands (or of any subset of it)
+    kmax = np.int64(0)  # most buckets any allowed guess makes of cands (or of any subset of it)
     for i in range(G):
         kmax = max(kmax, nb[i])
         lb1[i] = 3 * n - nb[i] - (1 if has_green[i] else 0)
@@ -1172,7 +1191,7 @@ def solve(s, cands, legal, cg, cn, ub, d, beta):
     tried = np.zeros(G if exact else 0, np.bool_)
     order = np.concatenate((top, rest)) if exact else top
     soft = INF  # the least lower bound of a guess refuted below (a fail-high bound)
-    n_local = -1  # guesses of the local scratch (s.local) this node counts over; 0: every guess
+    n_local = np.int64(-1)  # guesses of the local scratch (s.local) this node counts over; 0: every guess
     # a large position (exact, normal mode) skips a guess once one that dominates it was
     # tried: that one's value is at most this one's, and was either the best so far or
     # no better than the limit then, so this one cannot be strictly better than the best:
@@ -1255,7 +1274,7 @@ def guess_total(s, cands, legal, cg, cn, child_ub, d, g, nbk, rem, limit, n_loca
         if hard:
             ng, nn = greens_k[k], letters_k[k]
             # a memo hit needs no filtering of the allowed rows
-            v, settled = memo_bound(memo, set_key(sub, d - 1, True, ng, nn), -1, cbeta, s.stats)
+            v, settled = memo_bound(memo, set_key(sub, d - 1, hard, ng, nn), np.int64(-1), cbeta, s.stats)
             if not settled:
                 nl = hard_filter_bits(s.legal_bits[d], s.codes, g, pats[k], s.rule_green,
                                       s.rule_least, s.rule_scratch, s.legal_bits[d - 1],
@@ -1346,7 +1365,7 @@ def count_bounds(s, cands, legal, cg, cn, child_ub, d, g, nbk, rem, limit, n_loc
         if n_local < 0 and whole:
             n_local = take_local(s, cands, legal, child_ub, dom)
         if n_local > 0 and whole:
-            mt_l, legal_l, ub_l, pairs_l = local_views(local, s.MT.shape[0], n_local)
+            mt_l, legal_l, ub_l, pairs_l = local_views(local, s.MT, n_local)
             v = count_bound(mt_l, local.arow, sub, legal_l, ub_l, d - 1, cb_beta, s.green,
                             s.n_pat, pairs_l, s.seen, memo, bucket_key, stats, local.rows[:n_local])
         else:
