@@ -17,11 +17,12 @@ import os
 import re
 import subprocess
 import sys
-from pathlib import Path
+
+from sides import code_root
 
 from wordle_core.game.feedback import score
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = code_root(__file__)  # the checkout measured (harness.py --compare: each side)
 PROPOSAL = re.compile(r"(?:Try|It must be) (\S+?)[.\s]")
 
 

@@ -18,9 +18,10 @@ import subprocess
 import sys
 import tempfile
 import time
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from sides import code_root
+
+ROOT = code_root(__file__)  # the checkout measured (harness.py --compare: each side)
 
 CHILD = """
 import sys
@@ -48,8 +49,7 @@ def main() -> int:
     ap.add_argument("--config", default="configs/default.yaml")
     args = ap.parse_args()
     with tempfile.TemporaryDirectory(prefix="wordle-lab-numba-") as cache:
-        env = {**os.environ, "NUMBA_CACHE_DIR": cache,
-               "PYTHONPATH": str(ROOT) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+        env = {**os.environ, "NUMBA_CACHE_DIR": cache, "PYTHONPATH": str(ROOT)}
         t0 = time.perf_counter()
         done = subprocess.run([sys.executable, "-c", CHILD, args.config], cwd=ROOT, env=env, check=False)
         wall = time.perf_counter() - t0

@@ -29,8 +29,9 @@ import time
 from pathlib import Path
 
 import yaml
+from sides import code_root
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = code_root(__file__)  # the checkout measured (harness.py --compare: each side)
 
 
 def _children(pid: int) -> list[int]:

@@ -22,7 +22,9 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parents[1]
+from sides import code_root
+
+ROOT = code_root(__file__)  # the checkout measured (harness.py --compare: each side)
 
 
 def _cmd(config: str, out: Path, *extra: str) -> list[str]:

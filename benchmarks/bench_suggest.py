@@ -17,9 +17,9 @@ import statistics
 import subprocess
 import sys
 import time
-from pathlib import Path
 
 import numpy as np
+from sides import code_root
 
 from tests.reference_buckets import bucket_stats_numpy
 from wordle_core import load_lexicon
@@ -30,7 +30,7 @@ from wordle_core.interactive.suggest import suggest
 from wordle_core.strategies import get_strategy
 from wordle_core.tables.load import load_tree_file
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = code_root(__file__)  # the checkout measured (harness.py --compare: each side)
 
 
 def pct(xs: list[float], q: float) -> float:

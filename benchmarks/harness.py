@@ -29,6 +29,8 @@ import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
+from sides import SIDE_ROOT
+
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 
@@ -134,9 +136,9 @@ def case_lines() -> list[str]:
 
 def _run(root: Path, case: Case, extra: list[str], capture: bool) -> subprocess.CompletedProcess[str]:
     """The case's script run under ``root`` (its own wordle_core on PYTHONPATH)."""
-    env = dict(os.environ, PYTHONPATH=str(root))
+    env = dict(os.environ, PYTHONPATH=str(root), **{SIDE_ROOT: str(root)})
     cmd = [sys.executable, str(HERE / case.script), *case.args, *extra]
-    return subprocess.run(cmd, env=env, cwd=str(ROOT), text=True,
+    return subprocess.run(cmd, env=env, cwd=str(root), text=True,
                           stdout=subprocess.PIPE if capture else None)
 
 

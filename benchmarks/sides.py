@@ -21,6 +21,18 @@ import sys
 import tempfile
 from pathlib import Path
 
+SIDE_ROOT = "WORDLE_LAB_BENCH_ROOT"
+"""The environment variable by which ``harness.py --compare`` tells a case which checkout
+it measures (each side's root in turn)."""
+
+
+def code_root(script: str) -> Path:
+    """The checkout a benchmark script measures: the side ``harness.py --compare`` runs it
+    for (:data:`SIDE_ROOT`), else the script's own tree. A script starts its measuring
+    children with it as ``PYTHONPATH`` and working folder: a ``python -c`` or ``-m``
+    child puts its working folder first on its path, so both must name the side."""
+    return Path(os.environ.get(SIDE_ROOT) or Path(script).resolve().parents[1])
+
 
 def _check_root(root: str, script: str) -> None:
     """One clear line and exit when ``root`` is not a checkout of this project."""

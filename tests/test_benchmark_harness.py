@@ -8,6 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
+
 BENCH = Path(__file__).resolve().parent.parent / "benchmarks"
 sys.path.insert(0, str(BENCH))
 
@@ -35,3 +37,25 @@ def test_list_and_an_unknown_case() -> None:
     bad = subprocess.run([*run, "no-such-case"], capture_output=True, text=True)
     assert bad.returncode == 2 and bad.stdout == ""
     assert bad.stderr.strip().splitlines() == ["harness: unknown case 'no-such-case'; --list shows the cases"]
+
+
+def test_a_side_is_measured_in_its_own_checkout(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """``--compare`` runs a case once per side: the case's script must measure that side.
+    A script whose children run ``python -c`` or ``-m`` takes the side from the harness
+    (:data:`sides.SIDE_ROOT`), not from where the script lies: ``cold-compile`` once
+    measured the new tree on both sides that way."""
+    import sides
+
+    monkeypatch.delenv(sides.SIDE_ROOT, raising=False)
+    assert sides.code_root(str(BENCH / "bench_cold_compile.py")) == BENCH.parent
+    monkeypatch.setenv(sides.SIDE_ROOT, str(tmp_path))
+    assert sides.code_root(str(BENCH / "bench_cold_compile.py")) == tmp_path
+    seen = []
+    monkeypatch.setattr(harness.subprocess, "run", lambda cmd, **kw: seen.append(kw) or
+                        subprocess.CompletedProcess(cmd, 0, stdout=""))
+    assert harness.run_case("cold-compile", [], tmp_path) == 0
+    assert [(kw["cwd"], kw["env"][sides.SIDE_ROOT], kw["env"]["PYTHONPATH"]) for kw in seen] == [
+        (str(tmp_path),) * 3, (str(BENCH.parent),) * 3]
+    for script in ("bench_cold_compile.py", "bench_suggest.py", "assist_transcripts.py", "bench_full.py",
+                   "bench_resume.py"):
+        assert "ROOT = code_root(__file__)" in (BENCH / script).read_text(encoding="utf-8"), script
