@@ -228,7 +228,7 @@ def choose(mat, mt, has_mt, arow, rows, dense, cands, kind, log2n_table, xlogx, 
         while t > 0 and acc + hist[t] < PROBE:
             acc += hist[t]
             t -= 1
-        probe = np.empty(PROBE, np.int64)
+        probe = np.empty(PROBE, rows.dtype)  # as ``sub`` below: _stats compiles once
         m = 0
         at_t = PROBE - acc  # how many of the guesses with exactly t buckets join the probe
         for i in range(n_g):

@@ -113,8 +113,8 @@ def walk_tree(how, mat, arow, codes, counts, opener, cands0, legal0, greens0, ne
                 s_i.append((np.int64(arow[cands[1]]), np.int64(node), np.int64(mat[g, cands[1]]),
                             k + 1, True))
             continue
-        pc = np.empty(cands.shape[0], np.int64)
-        for j in range(cands.shape[0]):
+        pc = np.empty(cands.shape[0], mat.dtype)  # the matrix's codes, as split_by_pattern's:
+        for j in range(cands.shape[0]):             # split_codes is compiled once
             pc[j] = mat[g, cands[j]]
         grouped, starts, sizes, pats = split_codes(pc, cands, n_pat)
         for b in range(pats.shape[0] - 1, -1, -1):
@@ -134,7 +134,9 @@ def walk_tree(how, mat, arow, codes, counts, opener, cands0, legal0, greens0, ne
             if hard:
                 cg = np.empty_like(greens)
                 cn = np.empty_like(need)
-                obligations_after(codes, g, p, greens, need, cg, cn)
+                # the guess row as the choosers' index arrays hold it (int32), as the
+                # exact search passes it: obligations_after is compiled once
+                obligations_after(codes, np.int32(g), p, greens, need, cg, cn)
                 child_legal = legal_subset(legal, codes, counts, cg, cn)
             else:
                 cg, cn, child_legal = greens, need, legal

@@ -25,6 +25,9 @@ from wordle_core.strategies.base import Strategy, register
 # The measures, numbered as wordle_core.kernels.greedy numbers them (a test checks): the
 # kernels (numba) are imported where a choice is made, so listing strategies stays instant.
 ENTROPY, EXPECTED_SIZE, MINIMAX, PARTITIONS = 0, 1, 2, 3
+# Guess rows and candidate ids go to the kernels as int32, the exact search's dtype: the
+# bucket kernels both share (count_buckets, legal_subset, ...) are then compiled once.
+INDEX = np.int32
 
 
 def guess_pool(state: GameState, pool: str = "all") -> np.ndarray:
@@ -53,11 +56,11 @@ class PartitionStrategy(Strategy):
     def _choose(self, state: GameState) -> int:
         from wordle_core.kernels import greedy as kernel
 
-        rows = np.ascontiguousarray(guess_pool(state, str(self.options.get("pool", "all"))), dtype=np.int64)
+        rows = np.ascontiguousarray(guess_pool(state, str(self.options.get("pool", "all"))), dtype=INDEX)
         work = _Work.of(state)
         dense = rows.shape[0] == work.mat.shape[0]
         return int(kernel.choose(work.mat, work.mt, work.has_mt, work.arow, rows, dense,
-                                 np.ascontiguousarray(state.candidates, dtype=np.int64), self.kind,
+                                 np.ascontiguousarray(state.candidates, dtype=INDEX), self.kind,
                                  work.log2n, work.xlogx, self.rule_out, work.scratch))
 
     def tree_arrays(self, state: GameState, opener_row: int) -> TreeArrays | None:
@@ -75,10 +78,10 @@ class PartitionStrategy(Strategy):
         work = _Work.of(state)
         lex = state.lexicon
         greens, need = state.constraints.arrays(lex.length, len(lex.alphabet))
-        legal = np.ascontiguousarray(state.legal_rows, dtype=np.int64)
+        legal = np.ascontiguousarray(state.legal_rows, dtype=INDEX)
         guess, parent, pat_in, depth, solved, ok = kernel.greedy_tree(
             work.mat, work.mt, work.has_mt, work.arow, work.codes, work.counts, int(opener_row),
-            np.ascontiguousarray(state.candidates, dtype=np.int64), legal, greens, need, state.hard,
+            np.ascontiguousarray(state.candidates, dtype=INDEX), legal, greens, need, state.hard,
             self.kind, work.log2n, work.xlogx, self.rule_out, MAX_DEPTH - state.turn, work.scratch)
         if not ok:
             raise WordleError(f"strategy {self.name} made no progress after {MAX_DEPTH} guesses")
@@ -107,7 +110,7 @@ class _Work:
         self.mat = np.asarray(state.matrix)
         self.has_mt = can_transpose(state.matrix)
         self.mt = transposed(state.matrix) if self.has_mt else np.zeros((1, 1), self.mat.dtype)
-        self.arow = np.ascontiguousarray(lex.answer_rows, dtype=np.int64)
+        self.arow = np.ascontiguousarray(lex.answer_rows, dtype=INDEX)
         self.codes = np.ascontiguousarray(lex.guess_codes)
         self.counts = letter_counts(lex)
         n = len(lex.answers)

@@ -58,6 +58,9 @@ _PARALLEL_CELLS = 400_000  # rows x candidates from which the blocked kernel use
 _TRANSPOSE_MAX_BYTES = 256 << 20  # larger matrices are read row by row (no second copy in memory)
 COUNT_PATTERNS_MAX = 3**8  # greedy counts buckets by count_buckets up to this many patterns (8-letter words)
 MAX_PATTERNS = 3**14  # feedback patterns the per-pattern tables support: words of up to 14 letters
+# Guess rows and candidate ids reach the kernels as int32, the exact search's and the
+# greedy walk's dtype: a kernel they share is then compiled once, not once per dtype.
+INDEX = np.int32
 
 
 def check_patterns(n_patterns: int) -> None:
@@ -543,10 +546,10 @@ def bucket_stats(
     check_patterns(n_patterns)
     n_all = matrix.shape[0]
     dense = rows is None
-    rows = np.arange(n_all, dtype=np.int64) if rows is None else np.ascontiguousarray(rows, dtype=np.int64)
+    rows = np.arange(n_all, dtype=INDEX) if rows is None else np.ascontiguousarray(rows, dtype=INDEX)
     if not dense:
         dense = _is_all_rows(rows, n_all)
-    cands = np.ascontiguousarray(cands, dtype=np.int64)
+    cands = np.ascontiguousarray(cands, dtype=INDEX)
     n_g, n = rows.shape[0], cands.shape[0]
     buckets = np.zeros(n_g, np.int64)
     largest = np.zeros(n_g, np.int64)
@@ -623,8 +626,8 @@ def first_perfect_split(matrix: np.ndarray, rows: np.ndarray, cands: np.ndarray,
     check_patterns(n_patterns)
     if cands.shape[0] > n_patterns:
         return -1
-    rows = np.ascontiguousarray(rows, dtype=np.int64)
-    cands = np.ascontiguousarray(cands, dtype=np.int64)
+    rows = np.ascontiguousarray(rows, dtype=INDEX)
+    cands = np.ascontiguousarray(cands, dtype=INDEX)
     if rows.shape[0] <= PERFECT_ROW_SCAN or matrix.nbytes > _TRANSPOSE_MAX_BYTES:
         return int(_first_perfect(np.asarray(matrix), rows, cands, n_patterns))
     dense = _is_all_rows(rows, matrix.shape[0])
