@@ -36,6 +36,8 @@ same ``s log2 s`` table, summed in the same order by the same bucket kernels), p
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 import numpy as np
 from numba import njit, types
 from numba.extending import overload
@@ -264,13 +266,29 @@ def choose(mat, mt, has_mt, arow, rows, dense, cands, kind, log2n_table, xlogx, 
 # --- the tree ------------------------------------------------------------------------
 
 
+class GreedyChooser(NamedTuple):
+    """What :func:`choose` reads at every position of a whole tree besides the position
+    itself: the arrays :class:`wordle_core.strategies.greedy.GreedyStrategy` keeps per
+    lexicon and matrix, the measure and the scratch (:func:`scratch`)."""
+
+    mat: np.ndarray  # pattern matrix, guesses x answers
+    mt: np.ndarray  # its transpose, answers x guesses (when has_mt)
+    has_mt: bool
+    arow: np.ndarray  # each answer id's guess row
+    kind: int  # the measure (see :func:`choose`)
+    log2n_table: np.ndarray
+    xlogx: np.ndarray
+    rule_out: bool
+    scratch: tuple  # :func:`scratch`
+
+
 @overload(choice, inline="always")
 def _tree_choice(how, cands, legal, greens, need, d):
     """:func:`choose` as :func:`wordle_core.kernels.walk.walk_tree` asks for a choice
-    (``how``: the 9 arguments of :func:`greedy_tree` that :func:`choose` reads). Inlined
-    into the walk: a separately compiled chooser would compile :func:`choose`'s whole
-    call graph once more, for nothing but this unpacking."""
-    if not (isinstance(how, types.BaseTuple) and len(how) == 9):
+    (``how``: a :class:`GreedyChooser`). Inlined into the walk: a separately compiled
+    chooser would compile :func:`choose`'s whole call graph once more, for nothing but
+    this unpacking."""
+    if not (isinstance(how, types.NamedTuple) and how.instance_class is GreedyChooser):
         return None
 
     def impl(how, cands, legal, greens, need, d):
@@ -280,9 +298,8 @@ def _tree_choice(how, cands, legal, greens, need, d):
     return impl
 
 
-def greedy_tree(mat, mt, has_mt, arow, codes, counts, opener, cands0, legal0, greens0, need0, hard, kind,
-                log2n_table, xlogx, rule_out, depth_left, sc):
-    """Every game of the measure ``kind`` from guess row ``opener`` against ``cands0``:
+def greedy_tree(how: GreedyChooser, codes, counts, opener, cands0, legal0, greens0, need0, hard, depth_left):
+    """Every game of the measure ``how.kind`` from guess row ``opener`` against ``cands0``:
     :func:`choose` at every position of one compiled walk
     (:func:`wordle_core.kernels.walk.walk_tree`; this is its Python entry, so the walk
     and the chooser it is given are compiled and cached together).
@@ -296,8 +313,7 @@ def greedy_tree(mat, mt, has_mt, arow, codes, counts, opener, cands0, legal0, gr
     parent's filtered by the obligations after its feedback. Normal mode: ``legal0`` is
     every guess.
     """
-    how = (mat, mt, has_mt, arow, kind, log2n_table, xlogx, rule_out, sc)
-    nodes, status = walk_tree(how, mat, arow, codes, counts, opener, cands0, legal0,
-                              greens0, need0, hard, 0, depth_left, sc[1].shape[0])
+    nodes, status = walk_tree(how, how.mat, how.arow, codes, counts, opener, cands0, legal0,
+                              greens0, need0, hard, 0, depth_left, how.scratch[1].shape[0])
     guess, parent, pat_in, depth, solved = nodes
     return guess, parent, pat_in, depth, solved, status == TREE_OK

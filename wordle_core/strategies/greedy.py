@@ -79,10 +79,12 @@ class PartitionStrategy(Strategy):
         lex = state.lexicon
         greens, need = state.constraints.arrays(lex.length, len(lex.alphabet))
         legal = np.ascontiguousarray(state.legal_rows, dtype=INDEX)
+        how = kernel.GreedyChooser(work.mat, work.mt, work.has_mt, work.arow, self.kind, work.log2n,
+                                   work.xlogx, self.rule_out, work.scratch)
+        cands = np.ascontiguousarray(state.candidates, dtype=INDEX)
         guess, parent, pat_in, depth, solved, ok = kernel.greedy_tree(
-            work.mat, work.mt, work.has_mt, work.arow, work.codes, work.counts, int(opener_row),
-            np.ascontiguousarray(state.candidates, dtype=INDEX), legal, greens, need, state.hard,
-            self.kind, work.log2n, work.xlogx, self.rule_out, MAX_DEPTH - state.turn, work.scratch)
+            how, work.codes, work.counts, int(opener_row), cands, legal, greens, need, state.hard,
+            MAX_DEPTH - state.turn)
         if not ok:
             raise WordleError(f"strategy {self.name} made no progress after {MAX_DEPTH} guesses")
         return TreeArrays(guess, parent, pat_in, depth, solved)
