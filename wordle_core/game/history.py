@@ -90,6 +90,12 @@ def feedback_code(guess: str, answer: str) -> int:
     return digits_to_int(score_digits(guess, answer))
 
 
+def answers_showing(answers: tuple[str, ...], guess: str, pattern: int) -> tuple[str, ...]:
+    """The answers of ``answers`` against which ``guess`` shows ``pattern`` (order kept):
+    one feedback's filter, on words."""
+    return tuple(a for a in answers if feedback_code(guess, a) == pattern)
+
+
 @dataclass(frozen=True)
 class WordState:
     """A game position on the word lists, no numpy: the candidate answers (words, in
@@ -119,7 +125,7 @@ class WordState:
         if self.hard:
             self.constraints.check(lex, guess_row)
         guess = lex.guesses[guess_row]
-        left = tuple(a for a in self.candidates if feedback_code(guess, a) == pattern)
+        left = answers_showing(self.candidates, guess, pattern)
         if not left:
             raise no_answer_fits(lex, guess_row, pattern)
         cons = self.constraints.add_symbols(lex.symbols(guess), pattern) if self.hard else self.constraints
@@ -149,7 +155,7 @@ def answers_fitting(lexicon: Lexicon, history: list[tuple[str, str]]) -> int | N
             return None
     left = lexicon.answers
     for guess, code in steps:
-        left = tuple(a for a in left if feedback_code(guess, a) == code)
+        left = answers_showing(left, guess, code)
     return len(left)
 
 
