@@ -244,7 +244,7 @@ def _warm_lexicon(lex: Lexicon) -> Lexicon:
 
 
 FULL_RUNS = [  # (name, what it computes, the wordle-lab arguments)
-    ("the main job (today's game)", "`configs/default.yaml`: top 60 openers by entropy + the "
+    ("the main job (today's game)", "`configs/default.yaml`: top 60 openers by average eliminated + the "
      "articles' openers x 3 strategies x 2 modes, the report", "run --config configs/default.yaml"),
     ("every opener's exact hard-mode verdict, original game", "12,972 verdicts",
      "pipeline hard --lexicon wordle --openers all --exact-only"),
