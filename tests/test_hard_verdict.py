@@ -260,6 +260,45 @@ def test_traps_witnesses_replay_and_losses_match_brute_force(traps: Lexicon) -> 
     del mat
 
 
+def test_lost_cores_refute_larger_nodes_and_change_no_verdict(traps: Lexicon) -> None:
+    """A 4-left loss leaves a core (LostCores) that refutes later nodes containing it
+    under tighter obligations: with the trap lexicon's 5 guesses, the solver that reuses
+    cores gives every opener the verdict of one that never does, reuses some, and
+    expands fewer nodes; every core is itself lost, checked by a fresh solver."""
+    mat = pattern_matrix(traps)
+    five = Lexicon.build("traps5", traps.answers, traps.guesses, max_guesses=5)
+    mat5 = pattern_matrix(five)
+    with_cores, without = HardSolver(five, mat5), HardSolver(five, mat5, use_cores=False)
+    everyone = np.arange(len(five.answers))
+    nodes = [0, 0]
+    for r in range(0, len(five.guesses), 7):
+        a = with_cores.guess_wins(everyone, HardConstraints(), 5, r)
+        b = without.guess_wins(everyone, HardConstraints(), 5, r)
+        assert a.verdict == b.verdict, five.guesses[r]
+        nodes[0] += a.nodes
+        nodes[1] += b.nodes
+    assert with_cores.cores.hits > 0 and len(without.cores) == 0
+    assert nodes[0] < nodes[1]
+    check = HardSolver(five, mat5, use_cores=False)
+    for core, cons, k in list(with_cores.cores)[:40]:
+        assert check.solve_position(core, cons, k).verdict == INFEASIBLE
+    del mat
+
+
+def test_lost_cores_keep_at_most_their_limit() -> None:
+    """At the limit the older half of the cores goes; the newest still refute."""
+    from wordle_core.search.hard import LostCores
+
+    cores = LostCores(20, limit=4)
+    for first in range(6):
+        cores.add(np.array([first, first + 10], np.int32), HardConstraints(), 4)
+    assert len(cores) <= 4
+    assert not cores.covers(np.array([0, 10], np.int32), HardConstraints(), 4)
+    assert cores.covers(np.array([5, 7, 15], np.int32), HardConstraints(), 4)
+    with pytest.raises(ValueError, match="limit"):
+        LostCores(20, limit=1)
+
+
 def test_capacity_bound_patterns() -> None:
     """The capacity bound's pattern counts, by enumeration with the real feedback rule:
     with all but f positions known green, a guess shows at most R(f) non-winning

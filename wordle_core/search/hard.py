@@ -33,7 +33,9 @@ dropped, so a worker's memory stays bounded over all 12,972 openers.
 The compiled 4-left level keeps caches of its own for the solver's lifetime (what a
 splitter search found and each 3-left result, keyed by bucket and obligations: both are
 functions of those alone, see :func:`~wordle_core.kernels.hard.solve_four`), so they too
-serve every node and opener.
+serve every node and opener. A lost 4-left node also leaves its *core*, the few answers
+that refuted its guesses and are lost on their own: a later node that contains one, with
+obligations at least as tight, is lost without a search (:class:`LostCores`).
 
 A node budget bounds the work per opener; when it runs out the verdict is
 ``unknown`` (never a guess). A ``feasible`` verdict comes with a witness: a complete
@@ -45,6 +47,7 @@ from __future__ import annotations
 
 import itertools
 import time
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -95,6 +98,90 @@ class HardSearchResult:
         return self.verdict == FEASIBLE
 
 
+CORE_LIMIT = 20_000  # lost cores a solver keeps (about 5 MB); then the older half goes
+
+
+class LostCores:
+    """Answer sets proved lost on their own, to refute the larger nodes that contain them.
+
+    When the compiled 4-left level loses a node it also returns a *core*: the answers of
+    the buckets that refuted its guesses, a subset that no strategy wins either (every
+    legal guess leaves one of those buckets whole, and a bucket is lost whatever else
+    shares it). A core lost with ``k`` guesses left under obligations ``C`` is lost in
+    every node that contains it, with at most ``k`` guesses left and obligations at
+    least ``C`` (:meth:`HardConstraints.looser_or_equal`): more answers, fewer legal
+    guesses and fewer turns only make a win harder. Sibling nodes meet the same trap
+    words again and again, so a hit saves a full 4-left search (on ``nyt2023`` about a
+    third of a slow, infeasible opener's time; docs/notes/hardmode.md).
+
+    Cores are indexed by their smallest answer id, so a lookup touches only the cores
+    that could fit; at :data:`CORE_LIMIT` the older half is dropped (forgetting a core
+    only costs the search again).
+
+    >>> from wordle_core.game.rules import HardConstraints
+    >>> cores = LostCores(10, limit=4)
+    >>> cores.add(np.array([2, 5, 7], np.int32), HardConstraints(), 4)
+    >>> cores.covers(np.array([1, 2, 5, 7, 9], np.int32), HardConstraints(), 3)
+    True
+    >>> cores.covers(np.array([2, 5, 9], np.int32), HardConstraints(), 3)  # 7 is missing
+    False
+    >>> cores.covers(np.array([2, 5, 7], np.int32), HardConstraints(), 5)  # more turns
+    False
+    """
+
+    def __init__(self, n_answers: int, limit: int = CORE_LIMIT) -> None:
+        if limit < 2:
+            raise ValueError(f"limit must be at least 2, not {limit}")
+        self.limit = limit
+        self._anchored = np.zeros(n_answers, dtype=bool)
+        self._by_anchor: dict[int, list[tuple[np.ndarray, HardConstraints, int]]] = {}
+        self._order: list[int] = []  # anchors in insertion order, one per core
+        self.hits = 0
+
+    def __len__(self) -> int:
+        return len(self._order)
+
+    def __iter__(self) -> Iterator[tuple[np.ndarray, HardConstraints, int]]:
+        """Every core kept: (answer ids, obligations, guesses left)."""
+        for entries in self._by_anchor.values():
+            yield from entries
+
+    def add(self, core: np.ndarray, cons: HardConstraints, k: int) -> None:
+        """Remember that the answer ids ``core`` (sorted) are lost with ``k`` guesses
+        left under ``cons``."""
+        if len(self._order) >= self.limit:
+            self._drop_older_half()
+        anchor = int(core[0])
+        self._by_anchor.setdefault(anchor, []).append((core, cons, int(k)))
+        self._anchored[anchor] = True
+        self._order.append(anchor)
+
+    def covers(self, S: np.ndarray, cons: HardConstraints, k: int) -> bool:
+        """Does the node ``S`` (sorted answer ids), ``k`` guesses left under ``cons``,
+        contain a core lost with at least ``k`` left under obligations no tighter?"""
+        anchors = S[self._anchored[S]]
+        if not len(anchors):
+            return False
+        inside = np.zeros(len(self._anchored), dtype=bool)
+        inside[S] = True
+        for a in anchors.tolist():
+            for core, c, kc in self._by_anchor[a]:
+                if k <= kc and inside[core].all() and c.looser_or_equal(cons):
+                    self.hits += 1
+                    return True
+        return False
+
+    def _drop_older_half(self) -> None:
+        drop = self._order[: len(self._order) // 2]
+        self._order = self._order[len(drop):]
+        for a in drop:  # each anchor's list is in insertion order too
+            entries = self._by_anchor[a]
+            del entries[0]
+            if not entries:
+                del self._by_anchor[a]
+                self._anchored[a] = False
+
+
 @dataclass
 class HardSolver:
     """The search over one lexicon's pattern matrix; reusable across openers (shared memo)."""
@@ -105,6 +192,7 @@ class HardSolver:
     use_kernel: bool = True  # False: the pure-numpy path everywhere (a cross-check)
     child_order: str = "greens"  # bucket order at AND nodes: "greens" (traps first) or "size"
     memo_limit: int = MEMO_LIMIT  # positions kept; at the limit the older half is dropped
+    use_cores: bool = True  # False: no lost cores (LostCores) reused (a cross-check)
 
     def __post_init__(self) -> None:
         lex = self.lexicon
@@ -134,6 +222,7 @@ class HardSolver:
         self._budget = 1 << 62
         self._n_answers = len(lex.answers)
         self._caches = kernel_caches()  # the 4-left kernel's, shared by every node and opener
+        self.cores = LostCores(self._n_answers)  # the 4-left level's lost cores (LostCores)
         if self.memo_limit < 2:
             raise ValueError(f"memo_limit must be at least 2, not {self.memo_limit}")
         self._key_dtype = np.uint16 if self._n_answers <= 1 << 16 else np.int32
@@ -189,7 +278,8 @@ class HardSolver:
     def recall(self, cands: np.ndarray, cons: HardConstraints, k: int) -> str:
         """What is already known about a position, without searching: ``feasible`` or
         ``infeasible`` when the exact rules (one guess per candidate when they fit, the
-        capacity bound, one guess left) or the memo of earlier searches decide it, else
+        capacity bound, one guess left), the memo of earlier searches or a lost core it
+        contains (:class:`LostCores`) decide it, else
         ``unknown``. Reads only: no node is expanded and the memo is left as it was, so it
         costs microseconds, and what it answers is as exact as :meth:`solve_position`.
 
@@ -214,6 +304,8 @@ class HardSolver:
         hit = self._by_rules(S, cons, k)
         if hit is None:
             hit = self._lookup(self._key(S), cons, k)
+        if hit is None and k <= 4 and self.cores.covers(S, cons, k):
+            hit = -1
         return UNKNOWN if hit is None else FEASIBLE if hit >= 0 else INFEASIBLE
 
     def _by_rules(self, S: np.ndarray, cons: HardConstraints, k: int) -> int | None:
@@ -282,6 +374,9 @@ class HardSolver:
         hit = self._lookup(skey, cons, k)
         if hit is not None:
             return hit
+        if k <= 4 and self.use_cores and self.cores.covers(S, cons, k):
+            self._store(skey, cons, k, -1)
+            return -1
         self.nodes += 1
         if self.nodes > self._budget:
             raise _BudgetExceededError
@@ -304,6 +399,9 @@ class HardSolver:
             else:
                 why = np.zeros(n, np.uint8)  # (the kernel marks a lost node's refuting answers)
                 g, work = solve_four(*args, rows, why, self._caches)
+                core = S[why.astype(bool)]
+                if g < 0 and self.use_cores and len(core) > k:  # (k answers or fewer: always won)
+                    self.cores.add(core, self._interned.setdefault(cons, cons), k)
             self.nodes += int(work) // KERNEL_WORK_PER_NODE
             if self.nodes > self._budget:
                 raise _BudgetExceededError
@@ -426,8 +524,8 @@ def solver_for(lexicon: Lexicon, matrix: np.ndarray | None = None) -> HardSolver
 
 def forget_solvers() -> int:
     """Drop this process's solvers (:func:`solver_for`), with their memos and kernel
-    caches (at their caps about 23 MiB of memo, :data:`MEMO_LIMIT` positions, and 32 MB
-    of kernel caches); returns how many there were.
+    caches (at their caps about 23 MiB of memo, :data:`MEMO_LIMIT` positions, 32 MB of
+    kernel caches and about 5 MB of lost cores); returns how many there were.
 
     A caller that has finished its verdicts gives the memory back this way; a later
     verdict builds a new solver. A verdict never depends on a memo, only its time does.
