@@ -132,6 +132,36 @@ def test_sigterm_and_sigint_are_one_line_and_keep_the_old_result(clean, tmp_path
     assert _published(out) == before
 
 
+def test_a_worker_killed_on_its_own_stops_the_run_with_one_line_and_resume_finishes(clean, tmp_path):
+    """A worker process that dies while the driver runs on (the kernel's OOM killer, a
+    crash) would leave Beam waiting for it for ever: the run stops instead, with one line
+    that says so, exit 1, no traceback and no worker left; the finished shards are kept
+    and ``--resume`` completes the same tables as an uninterrupted run."""
+    out = tmp_path / "out"
+    proc = _start(out)
+    _wait_for_shards(proc, out, 5)
+    workers = []
+    for _ in range(50):
+        workers = _workers_of(proc.pid)
+        if workers:
+            break
+        time.sleep(0.1)
+    assert workers
+    os.kill(workers[0], signal.SIGKILL)
+    _, err = proc.communicate(timeout=120)  # (before: no end at all)
+    assert proc.returncode == 1, err[-800:]
+    lines = [x for x in err.splitlines() if x.startswith("wordle-lab: ")]
+    assert "a worker process was killed by SIGKILL" in lines[-1] and "--resume" in lines[-1], err
+    assert "Traceback" not in err and "Exception in thread" not in err
+    time.sleep(0.5)
+    assert not [w for w in workers if _alive(w)]
+    assert _shards(out) >= 5
+    res = subprocess.run([*CMD, *BASE, "--output", str(out), *LOCAL, "--resume"], cwd=ROOT,
+                         env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True)
+    assert res.returncode == 0, res.stderr[-800:]
+    assert _published(out) == _published(clean)
+
+
 def _workers_of(pid: int) -> list[int]:
     """Beam SDK worker processes whose parent is ``pid``."""
     found = []

@@ -60,26 +60,72 @@ class Interrupted(KeyboardInterrupt):
                        "continue with --resume")
 
 
+class WorkerLost(Interrupted):
+    """A local worker process died on its own (killed, out of memory, crashed): the stage
+    cannot finish, so it stops like an interruption (nothing published, the finished
+    shards kept for ``--resume``), with exit code 1, a failure."""
+
+    def __init__(self, how: str) -> None:
+        KeyboardInterrupt.__init__(self, how)
+        self.signum = 0
+        self.exit_code = 1
+        self.detail = (f": a worker process {how}; nothing was published; finished shards are "
+                       "kept, continue with --resume")
+
+
+_LOST: list[str] = []  # how a worker died on its own, set by local_workers' thread hook
+_HANDLING = threading.Event()  # interrupts() has its handler installed in the main thread
+
+
 @contextlib.contextmanager
 def interrupts() -> Iterator[None]:
-    """SIGINT and SIGTERM raise :class:`Interrupted` in the driver's main thread.
+    """SIGINT and SIGTERM raise :class:`Interrupted` in the driver's main thread, and a
+    local worker that dies on its own :class:`WorkerLost` (see :func:`local_workers`).
 
-    (Beam's job service otherwise swallows a SIGINT to the driver alone, and SIGTERM
-    would kill it without cleanup.) Outside the main thread this does nothing.
+    (Beam's job service otherwise swallows a SIGINT to the driver alone, SIGTERM would
+    kill it without cleanup, and a dead worker would leave it waiting for ever.)
+    Outside the main thread this does nothing.
     """
     if threading.current_thread() is not threading.main_thread():
         yield
         return
 
     def handler(signum: int, _frame: Any) -> None:
+        if _LOST:
+            raise WorkerLost(_LOST.pop())
         raise Interrupted(signum)
 
     old = {s: signal.signal(s, handler) for s in (signal.SIGINT, signal.SIGTERM)}
+    _HANDLING.set()
     try:
         yield
     finally:
+        _HANDLING.clear()
+        _LOST.clear()
         for s, h in old.items():
             signal.signal(s, h)
+
+
+def _how_it_died(exc: BaseException | None) -> str:
+    """``exited with code 3`` / ``was killed by SIGKILL (out of memory?)``, from Beam's
+    "Worker subprocess exited with return code N".
+
+    >>> _how_it_died(RuntimeError("Worker subprocess exited with return code -9"))
+    'was killed by SIGKILL (out of memory?)'
+    >>> _how_it_died(RuntimeError("Worker subprocess exited with return code 3"))
+    'exited with code 3'
+    """
+    import re
+
+    m = re.search(r"return code (-?\d+)", str(exc))
+    code = int(m.group(1)) if m else 1
+    if code >= 0:
+        return f"exited with code {code}"
+    try:
+        name = signal.Signals(-code).name
+    except ValueError:
+        name = f"signal {-code}"
+    return f"was killed by {name}" + (" (out of memory?)" if -code == signal.SIGKILL else "")
 
 
 # --- local Beam worker processes -----------------------------------------------------------
@@ -108,6 +154,8 @@ class _WorkerPopen(subprocess.Popen):
 
 
 _STOPPING = threading.Event()
+# Beam's driver-side threads that fail with a traceback when a worker goes away
+_WORKER_THREADS = ("run_worker", "beam_control_read", "read_grpc_client_inputs")
 
 
 def kill_workers() -> int:
@@ -144,17 +192,34 @@ def local_workers() -> Iterator[None]:
     old_hook = threading.excepthook
 
     def hook(args: Any) -> None:
-        if _STOPPING.is_set() and getattr(args.thread, "name", "") == "run_worker":
+        name = getattr(args.thread, "name", "")
+        if name == "run_worker" and not _STOPPING.is_set() and _HANDLING.is_set():
+            # a worker died that the driver did not stop: the job cannot finish (Beam
+            # would wait for it for ever), so the main thread stops as on a SIGTERM
+            _LOST.append(_how_it_died(args.exc_value))
+            _STOPPING.set()
+            signal.pthread_kill(threading.main_thread().ident or 0, signal.SIGTERM)
+            return
+        if _STOPPING.is_set() and name in _WORKER_THREADS:
+            return  # the expected end of a stopped worker's threads
+        if name in _WORKER_THREADS:
+            held.append(args)  # a worker's connection dropped: shown at the end unless it died
             return
         old_hook(args)
 
+    held: list[Any] = []
     threading.excepthook = hook
     _STOPPING.clear()
     try:
         yield
+    except BaseException:
+        held.clear()  # the stage failed or stopped: its own one line says what happened
+        raise
     finally:
         local_job_service.subprocess = old
         kill_workers()
+        for args in held:
+            old_hook(args)
 
 
 def summarise_failure(exc: BaseException) -> str:
