@@ -265,7 +265,6 @@ def test_lost_cores_refute_larger_nodes_and_change_no_verdict(traps: Lexicon) ->
     under tighter obligations: with the trap lexicon's 5 guesses, the solver that reuses
     cores gives every opener the verdict of one that never does, reuses some, and
     expands fewer nodes; every core is itself lost, checked by a fresh solver."""
-    mat = pattern_matrix(traps)
     five = Lexicon.build("traps5", traps.answers, traps.guesses, max_guesses=5)
     mat5 = pattern_matrix(five)
     with_cores, without = HardSolver(five, mat5), HardSolver(five, mat5, use_cores=False)
@@ -282,7 +281,6 @@ def test_lost_cores_refute_larger_nodes_and_change_no_verdict(traps: Lexicon) ->
     check = HardSolver(five, mat5, use_cores=False)
     for core, cons, k in list(with_cores.cores)[:40]:
         assert check.solve_position(core, cons, k).verdict == INFEASIBLE
-    del mat
 
 
 def test_lost_cores_keep_at_most_their_limit() -> None:

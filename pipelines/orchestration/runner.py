@@ -190,6 +190,7 @@ def local_workers() -> Iterator[None]:
     old = local_job_service.subprocess
     local_job_service.subprocess = shim  # type: ignore[assignment]  # (a stand-in module)
     old_hook = threading.excepthook
+    held: list[Any] = []  # worker-thread failures with no stop or death behind them (yet)
 
     def hook(args: Any) -> None:
         name = getattr(args.thread, "name", "")
@@ -207,7 +208,6 @@ def local_workers() -> Iterator[None]:
             return
         old_hook(args)
 
-    held: list[Any] = []
     threading.excepthook = hook
     _STOPPING.clear()
     try:

@@ -304,7 +304,7 @@ class HardSolver:
         hit = self._by_rules(S, cons, k)
         if hit is None:
             hit = self._lookup(self._key(S), cons, k)
-        if hit is None and k <= 4 and self.cores.covers(S, cons, k):
+        if hit is None and self._core_refutes(S, cons, k):
             hit = -1
         return UNKNOWN if hit is None else FEASIBLE if hit >= 0 else INFEASIBLE
 
@@ -317,6 +317,12 @@ class HardSolver:
         if k <= 1 or n > self.cap[self.lexicon.length - len(cons.greens), k]:
             return -1  # more candidates than any strategy can separate (capacity_table)
         return None
+
+    def _core_refutes(self, S: np.ndarray, cons: HardConstraints, k: int) -> bool:
+        """Is the sorted answer-id set ``S`` lost because it contains a lost core
+        (:class:`LostCores`)? Cores come from the 4-left level, so only nodes with at
+        most 4 guesses left can contain one."""
+        return self.use_cores and k <= 4 and self.cores.covers(S, cons, k)
 
     def _cover(self, k: int) -> None:
         """Widen the capacity table for searches with up to ``k`` guesses (a guess limit
@@ -374,7 +380,7 @@ class HardSolver:
         hit = self._lookup(skey, cons, k)
         if hit is not None:
             return hit
-        if k <= 4 and self.use_cores and self.cores.covers(S, cons, k):
+        if self._core_refutes(S, cons, k):
             self._store(skey, cons, k, -1)
             return -1
         self.nodes += 1
@@ -399,9 +405,10 @@ class HardSolver:
             else:
                 why = np.zeros(n, np.uint8)  # (the kernel marks a lost node's refuting answers)
                 g, work = solve_four(*args, rows, why, self._caches)
-                core = S[why.astype(bool)]
-                if g < 0 and self.use_cores and len(core) > k:  # (k answers or fewer: always won)
-                    self.cores.add(core, self._interned.setdefault(cons, cons), k)
+                if g < 0 and self.use_cores:
+                    core = S[why.astype(bool)]
+                    if len(core) > k:  # (a set of k answers or fewer is always won)
+                        self.cores.add(core, self._interned.setdefault(cons, cons), k)
             self.nodes += int(work) // KERNEL_WORK_PER_NODE
             if self.nodes > self._budget:
                 raise _BudgetExceededError
