@@ -28,6 +28,8 @@ Run::
     python benchmarks/bench_hard_verdicts.py --old ../ref --openers 1500 --heavy 0 --parallel
     python benchmarks/bench_hard_verdicts.py --old ../ref --lexicon nyt2023 --openers 0 \
         --heavy 0 --named needs,laser,anted,snare --parallel      # today's slow, infeasible ones
+    python benchmarks/bench_hard_verdicts.py --lexicon nyt2023 --openers 12 --heavy 0 \
+        --per-opener                                               # each opener's verdict and time
 """
 
 from __future__ import annotations
@@ -117,6 +119,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--named", default="", help="comma-separated openers: a third sample, as given")
     ap.add_argument("--old", help="root of an older checkout to compare against")
+    ap.add_argument("--per-opener", action="store_true",
+                    help="also print each opener's verdict and CPU-s per side")
     ap.add_argument("--parallel", action="store_true",
                     help="run the old and the new side at the same time (one core each)")
     args = ap.parse_args(argv)
@@ -146,6 +150,10 @@ def main(argv: list[str] | None = None) -> int:
             print(f"{sample:<8}{name:<5}{len(cpu):>8}{statistics.fmean(cpu):>9.3f}"
                   f"{statistics.median(cpu):>9.3f}{max(cpu):>9.2f}{sum(cpu):>9.1f}{extra}"
                   f"{peak:>10.0f}{memo:>10,}", flush=True)
+        if args.per_opener:
+            for i, w in enumerate(words):
+                cells = "  ".join(f"{name} {rows[i]['cpu_s']:8.2f}" for name, rows in res.items())
+                print(f"{sample:<8}  {w:<8}{res['new'][i]['verdict']:<12}{cells}", flush=True)
         if "old" in res:
             old = sum(r["cpu_s"] for r in res["old"])
             new = sum(r["cpu_s"] for r in res["new"])

@@ -283,6 +283,32 @@ def test_lost_cores_refute_larger_nodes_and_change_no_verdict(traps: Lexicon) ->
         assert check.solve_position(core, cons, k).verdict == INFEASIBLE
 
 
+def test_every_loss_carries_a_core_that_is_lost_on_its_own(traps: Lexicon) -> None:
+    """Every loss the search records (memo entries and kept cores) names a subset of its
+    answers that a fresh solver proves lost with the same guesses and obligations: the
+    unions built above the compiled levels (the numpy path builds them at every level)
+    and the capacity rule's first answers beyond what fits. The numpy path, which
+    builds them everywhere, gives the kernel path's verdicts."""
+    five = Lexicon.build("traps5", traps.answers, traps.guesses, max_guesses=5)
+    mat5 = pattern_matrix(five)
+    plain, compiled = HardSolver(five, mat5, use_kernel=False), HardSolver(five, mat5)
+    everyone = np.arange(len(five.answers))
+    for r in range(0, len(five.guesses), 29):
+        assert plain.guess_wins(everyone, HardConstraints(), 5, r).verdict == \
+            compiled.guess_wins(everyone, HardConstraints(), 5, r).verdict, five.guesses[r]
+    losses = [(np.frombuffer(key, plain._key_dtype), e) for key, entries in plain.memo.items()
+              for e in entries if e.guess < 0]
+    assert losses and any(len(e.core) < len(ids) for ids, e in losses)  # some cores are smaller
+    check = HardSolver(five, mat5, use_cores=False)
+    for ids, e in losses[::max(1, len(losses) // 40)]:
+        assert np.isin(e.core, ids).all()
+        assert check.solve_position(e.core, e.cons, e.k).verdict == INFEASIBLE
+    kept = list(plain.cores)
+    assert kept and all(k >= 4 for _, _, k in kept)
+    for core, cons, k in kept[:20]:
+        assert check.solve_position(core, cons, k).verdict == INFEASIBLE
+
+
 def test_lost_cores_keep_at_most_their_limit() -> None:
     """At the limit the older half of the cores goes; the newest still refute."""
     from wordle_core.search.hard import LostCores
@@ -333,7 +359,7 @@ def test_a_bounded_memo_evicts_and_changes_no_verdict(tiny3: Lexicon) -> None:
     assert {FEASIBLE, INFEASIBLE} <= set(got["roomy"])
     assert roomy.evictions == 0 and tight.evictions > 0
     assert len(tight.memo) <= 8 < len(roomy.memo)
-    cons = [c for entries in roomy.memo.values() for c, _, _ in entries]
+    cons = [e.cons for entries in roomy.memo.values() for e in entries]
     assert len({id(c) for c in cons}) == len(set(cons)) < len(cons)
     with pytest.raises(ValueError, match="memo_limit"):
         HardSolver(tiny3, mat, memo_limit=1)

@@ -329,7 +329,7 @@ class Child(NamedTuple):
 def _perfect_splitter(game, B, scan, greens, need, sp, start, check):
     """First index ``>= start`` in ``scan`` of a guess giving all of ``B`` distinct patterns
     (legal under ``(greens, need)`` when ``check``), or -1."""
-    mat, seen, stamp, work = game.mat, sp.seen, sp.stamp, sp.work  # (locals: no reference count per read)
+    mt, seen, stamp, work = game.mt, sp.seen, sp.stamp, sp.work  # (locals: no reference count per read)
     for hi in range(start, scan.shape[0]):
         h = scan[hi]
         work[0] += 1
@@ -339,7 +339,7 @@ def _perfect_splitter(game, B, scan, greens, need, sp, start, check):
         st = stamp[0]
         ok = True
         for b in range(B.shape[0]):
-            p = mat[h, B[b]]
+            p = mt[B[b], h]
             if seen[p] == st:
                 ok = False
                 break
@@ -632,6 +632,28 @@ def _mark_bucket(mat, S, g, p, core):
 
 
 @njit(cache=True, nogil=True)
+def _gather_marked(mat, S, g, p, core, out):
+    """Write the answers of ``S`` marked in ``core`` that guess row ``g`` answers with
+    ``p`` into ``out`` (in ``S``'s order); return how many."""
+    m = 0
+    for t in range(S.shape[0]):
+        if core[t] != 0 and mat[g, S[t]] == p:
+            out[m] = S[t]
+            m += 1
+    return m
+
+
+@njit(cache=True, nogil=True)
+def _bucket_size(mat, S, g, p):
+    """How many answers of ``S`` guess row ``g`` answers with ``p``."""
+    m = 0
+    for t in range(S.shape[0]):
+        if mat[g, S[t]] == p:
+            m += 1
+    return m
+
+
+@njit(cache=True, nogil=True)
 def _core_first(mat, S, g, check, core, tally):
     """``check`` (buckets of guess row ``g``) with those holding an answer marked in
     ``core`` first, order kept otherwise: refuting with one keeps the core small."""
@@ -667,8 +689,10 @@ def solve_four(game, S, legal, greens, need, is_cand_row, tries, core, caches):
     ``core`` (zeros on entry, one entry per answer of ``S``) is scratch: the answers of the
     buckets that refuted the guesses tried so far are marked in it, and for each later
     guess the buckets already marked are checked first (move ordering: a bucket that
-    refuted one guess is likely to refute the next). On a loss it holds a subset of
-    ``S`` that is lost on its own (every guess leaves one of those buckets, whole).
+    refuted one guess is likely to refute the next), each by its marked answers alone
+    before the whole bucket (if they are lost, so is the bucket, and the core does not
+    grow). On a loss it holds a subset of ``S`` that is lost on its own (every guess
+    leaves one of those sets whole).
     """
     sp = _splitters(game, caches.splitter_keys, caches.splitter_values)
     base = _salt(greens, need)  # this node's obligations decide ``legal``, the splitters' scan
@@ -683,13 +707,23 @@ def solve_four(game, S, legal, greens, need, is_cand_row, tries, core, caches):
         if check.shape[0] > 1:
             check = _core_first(game.mat, S, g, check, core, tally)
         lost = -1
+        grew = True
         for p in check:
             obligations_after(game.codes, g, p, greens, need, child.greens, child.need)
+            # the bucket's marked answers alone first: if they are lost, so is the bucket,
+            # and the core does not grow (a part of three or fewer is always won)
+            nm = _gather_marked(game.mat, S, g, p, core, child.rows)
+            if nm > 3 and \
+                    nm < _bucket_size(game.mat, S, g, p) and \
+                    _three_left_cached(game, child, nm, legal, sp, caches, base) < 0:
+                lost, grew = p, False
+                break
             nb = gather_bucket(game.mat, S, g, p, child.rows)
             if _three_left_cached(game, child, nb, legal, sp, caches, base) < 0:
                 lost = p
                 break
         if lost < 0:
             return g, sp.work[0] + tries.shape[0]
-        _mark_bucket(game.mat, S, g, lost, core)
+        if grew:
+            _mark_bucket(game.mat, S, g, lost, core)
     return -1, sp.work[0] + tries.shape[0]

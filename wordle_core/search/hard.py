@@ -33,9 +33,12 @@ dropped, so a worker's memory stays bounded over all 12,972 openers.
 The compiled 4-left level keeps caches of its own for the solver's lifetime (what a
 splitter search found and each 3-left result, keyed by bucket and obligations: both are
 functions of those alone, see :func:`~wordle_core.kernels.hard.solve_four`), so they too
-serve every node and opener. A lost 4-left node also leaves its *core*, the few answers
-that refuted its guesses and are lost on their own: a later node that contains one, with
-obligations at least as tight, is lost without a search (:class:`LostCores`).
+serve every node and opener. A lost node also leaves its *core*, the answers that
+refuted its guesses and are lost on their own: a later node that contains one, with
+obligations at least as tight, is lost without a search (:class:`LostCores`); the memo
+keeps each loss's core, and a node's later guesses try the buckets that hold its
+earlier refuters first, and those refuters alone first (move ordering that also keeps
+the cores small).
 
 A node budget bounds the work per opener; when it runs out the verdict is
 ``unknown`` (never a guess). A ``feasible`` verdict comes with a witness: a complete
@@ -49,7 +52,7 @@ import itertools
 import time
 from collections.abc import Iterator
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, NamedTuple
 
 import numpy as np
 
@@ -73,6 +76,18 @@ from wordle_core.kernels.hard import (
 KERNEL_WORK_PER_NODE = 20_000
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
 MEMO_LIMIT = 64_000  # positions a worker's memo keeps (~0.37 KiB each); then the older half goes
+
+
+class MemoEntry(NamedTuple):
+    """What the memo knows of one answer set: a win (``guess`` >= 0, ``core`` None) with
+    at most ``k`` guesses left under obligations no tighter than ``cons``, or a loss
+    (``guess`` -1) with at least ``k`` left under obligations no looser, and ``core``, a
+    subset of the set that is lost on its own there (:class:`LostCores`)."""
+
+    cons: HardConstraints
+    k: int
+    guess: int
+    core: np.ndarray | None
 
 
 class _BudgetExceededError(Exception):
@@ -104,15 +119,18 @@ CORE_LIMIT = 20_000  # lost cores a solver keeps (about 5 MB); then the older ha
 class LostCores:
     """Answer sets proved lost on their own, to refute the larger nodes that contain them.
 
-    When the compiled 4-left level loses a node it also returns a *core*: the answers of
-    the buckets that refuted its guesses, a subset that no strategy wins either (every
-    legal guess leaves one of those buckets whole, and a bucket is lost whatever else
-    shares it). A core lost with ``k`` guesses left under obligations ``C`` is lost in
-    every node that contains it, with at most ``k`` guesses left and obligations at
-    least ``C`` (:meth:`HardConstraints.looser_or_equal`): more answers, fewer legal
-    guesses and fewer turns only make a win harder. Sibling nodes meet the same trap
-    words again and again, so a hit saves a full 4-left search (on ``nyt2023`` about a
-    third of a slow, infeasible opener's time; docs/notes/hardmode.md).
+    Every lost node comes with a *core*: a subset of its answers that no strategy wins
+    either. The compiled 4-left level marks the answers of the buckets that refuted its
+    guesses; a node with more guesses left takes the union of the cores that refuted
+    each of its guesses (every legal guess leaves one of them whole, and a set is lost
+    whatever else shares it); the exact rules give the answers beyond the capacity.
+    Cores of nodes with 4 or more guesses left are kept here. A core lost with ``k``
+    guesses left under obligations ``C`` is lost in every node that contains it, with at
+    most ``k`` guesses left and obligations at least ``C``
+    (:meth:`HardConstraints.looser_or_equal`): more answers, fewer legal guesses and
+    fewer turns only make a win harder. Sibling nodes meet the same trap words again and
+    again, so a hit saves a full search (on ``nyt2023`` about a third of a slow,
+    infeasible opener's time; docs/notes/hardmode.md).
 
     Cores are indexed by their smallest answer id, so a lookup touches only the cores
     that could fit; at :data:`CORE_LIMIT` the older half is dropped (forgetting a core
@@ -159,17 +177,21 @@ class LostCores:
     def covers(self, S: np.ndarray, cons: HardConstraints, k: int) -> bool:
         """Does the node ``S`` (sorted answer ids), ``k`` guesses left under ``cons``,
         contain a core lost with at least ``k`` left under obligations no tighter?"""
+        return self.find(S, cons, k) is not None
+
+    def find(self, S: np.ndarray, cons: HardConstraints, k: int) -> np.ndarray | None:
+        """The first core that :meth:`covers` the node, or None."""
         anchors = S[self._anchored[S]]
         if not len(anchors):
-            return False
+            return None
         inside = np.zeros(len(self._anchored), dtype=bool)
         inside[S] = True
         for a in anchors.tolist():
             for core, c, kc in self._by_anchor[a]:
                 if k <= kc and inside[core].all() and c.looser_or_equal(cons):
                     self.hits += 1
-                    return True
-        return False
+                    return core
+        return None
 
     def _drop_older_half(self) -> None:
         drop = self._order[: len(self._order) // 2]
@@ -188,7 +210,7 @@ class HardSolver:
 
     lexicon: Lexicon
     matrix: np.ndarray
-    memo: dict[bytes, list[tuple[HardConstraints, int, int]]] = field(default_factory=dict)
+    memo: dict[bytes, list[MemoEntry]] = field(default_factory=dict)
     use_kernel: bool = True  # False: the pure-numpy path everywhere (a cross-check)
     child_order: str = "greens"  # bucket order at AND nodes: "greens" (traps first) or "size"
     memo_limit: int = MEMO_LIMIT  # positions kept; at the limit the older half is dropped
@@ -301,12 +323,8 @@ class HardSolver:
         S = np.sort(np.asarray(cands)).astype(np.int32)
         k = int(k)
         self._cover(k)
-        hit = self._by_rules(S, cons, k)
-        if hit is None:
-            hit = self._lookup(self._key(S), cons, k)
-        if hit is None and self._core_refutes(S, cons, k):
-            hit = -1
-        return UNKNOWN if hit is None else FEASIBLE if hit >= 0 else INFEASIBLE
+        hit = self._known(S, self._key(S), cons, k)
+        return UNKNOWN if hit is None else FEASIBLE if hit[0] >= 0 else INFEASIBLE
 
     def _by_rules(self, S: np.ndarray, cons: HardConstraints, k: int) -> int | None:
         """The exact rules' answer for a sorted answer-id set: a winning guess row, -1 for a
@@ -318,11 +336,30 @@ class HardSolver:
             return -1  # more candidates than any strategy can separate (capacity_table)
         return None
 
-    def _core_refutes(self, S: np.ndarray, cons: HardConstraints, k: int) -> bool:
-        """Is the sorted answer-id set ``S`` lost because it contains a lost core
-        (:class:`LostCores`)? Cores come from the 4-left level, so only nodes with at
-        most 4 guesses left can contain one."""
-        return self.use_cores and k <= 4 and self.cores.covers(S, cons, k)
+    def _rule_core(self, S: np.ndarray, cons: HardConstraints, k: int) -> np.ndarray:
+        """For a set the rules lose (:meth:`_by_rules`): a subset they lose as well, the
+        first answers beyond what ``k`` guesses can separate under these greens."""
+        cap = 1 if k <= 1 else int(self.cap[self.lexicon.length - len(cons.greens), k])
+        return S[: cap + 1].copy()
+
+    def _known(self, S: np.ndarray, skey: bytes, cons: HardConstraints, k: int,
+               remember: bool = False) -> tuple[int, np.ndarray | None] | None:
+        """What is known of a node without expanding it: ``(winning guess row, None)``,
+        ``(-1, core)`` for a loss (the core a subset of ``S`` lost on its own), or None.
+        In turn: the exact rules, the memo, a lost core that ``S`` contains (with
+        ``remember``, such a loss is then written to the memo)."""
+        ruled = self._by_rules(S, cons, k)
+        if ruled is not None:
+            return (ruled, None) if ruled >= 0 else (-1, self._rule_core(S, cons, k))
+        hit = self._lookup(skey, cons, k)
+        if hit is not None:
+            return hit
+        core = self.cores.find(S, cons, k) if self.use_cores else None
+        if core is None:
+            return None
+        if remember:
+            self._store(skey, cons, k, -1, core)
+        return -1, core
 
     def _cover(self, k: int) -> None:
         """Widen the capacity table for searches with up to ``k`` guesses (a guess limit
@@ -336,26 +373,28 @@ class HardSolver:
         return np.ascontiguousarray(legal, dtype=np.int32)
 
     # --- memo -------------------------------------------------------------------------
-    def _lookup(self, skey: bytes, cons: HardConstraints, k: int) -> int | None:
-        """Memo answer: a winning guess row, -1 for a proved loss, None if unknown."""
-        for c, k_memo, res in self.memo.get(skey, ()):
+    def _lookup(self, skey: bytes, cons: HardConstraints, k: int) -> tuple[int, np.ndarray | None] | None:
+        """Memo answer: ``(winning guess row, None)``, ``(-1, core)`` for a proved loss,
+        None if unknown."""
+        for c, k_memo, res, core in self.memo.get(skey, ()):
             if res >= 0:
                 if k >= k_memo and cons.looser_or_equal(c):
-                    return res
+                    return res, None
             elif k <= k_memo and c.looser_or_equal(cons):
-                return -1
+                return -1, core
         return None
 
     def _key(self, S: np.ndarray) -> bytes:
         """The memo key of a sorted answer-id set: its ids as bytes (16-bit when they fit)."""
         return S.astype(self._key_dtype).tobytes()
 
-    def _store(self, skey: bytes, cons: HardConstraints, k: int, res: int) -> None:
+    def _store(self, skey: bytes, cons: HardConstraints, k: int, res: int,
+               core: np.ndarray | None) -> None:
         if len(self.memo) >= self.memo_limit:
             self._evict()
         # one object per distinct obligations: ~7x fewer than entries (about 700 bytes each)
         cons = self._interned.setdefault(cons, cons)
-        self.memo.setdefault(skey, []).append((cons, k, res))
+        self.memo.setdefault(skey, []).append(MemoEntry(cons, k, res, core))
 
     def _evict(self) -> None:
         """Drop the older half of the memo (insertion order): recent positions are the
@@ -364,7 +403,7 @@ class HardSolver:
         drop = len(self.memo) - self.memo_limit // 2
         for key in list(itertools.islice(self.memo, drop)):
             del self.memo[key]
-        self._interned = {c: c for entries in self.memo.values() for c, _, _ in entries}
+        self._interned = {e.cons: e.cons for entries in self.memo.values() for e in entries}
         self.evictions += 1
 
     # --- search -----------------------------------------------------------------------
@@ -373,46 +412,29 @@ class HardSolver:
 
         ``S`` holds answer ids, ``legal`` the guess rows allowed by ``cons``.
         """
-        ruled = self._by_rules(S, cons, k)
-        if ruled is not None:
-            return ruled
+        return self._solve(S, cons, legal, k)[0]
+
+    def _solve(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray,
+               k: int) -> tuple[int, np.ndarray | None]:
+        """:meth:`solve`, and with a loss its core: a subset of ``S`` lost on its own."""
         skey = self._key(S)
-        hit = self._lookup(skey, cons, k)
-        if hit is not None:
-            return hit
-        if self._core_refutes(S, cons, k):
-            self._store(skey, cons, k, -1)
-            return -1
+        known = self._known(S, skey, cons, k, remember=True)
+        if known is not None:
+            return known
         self.nodes += 1
         if self.nodes > self._budget:
             raise _BudgetExceededError
-        res = self._expand(S, cons, legal, k)
-        self._store(skey, cons, k, res)
-        return res
+        res, core = self._expand(S, cons, legal, k)
+        self._store(skey, cons, k, res, core)
+        if core is not None and self.use_cores and k >= 4 and len(core) > k:
+            self.cores.add(core, self._interned.setdefault(cons, cons), k)
+        return res, core
 
-    def _expand(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int) -> int:
+    def _expand(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray,
+                k: int) -> tuple[int, np.ndarray | None]:
         n = len(S)
         if k in (3, 4) and self.use_kernel:
-            is_row = np.zeros(self.mat.shape[0], dtype=np.uint8)
-            is_row[self.answer_rows[S]] = 1
-            greens, need = cons.arrays(self.lexicon.length, self.n_alpha)
-            game = HardGame(self.mat, self.mt, self.codes, self.counts, self.digits, int(self.green),
-                            self.cap, self.arow)
-            rows = legal.astype(np.int32)
-            args = (game, S.astype(np.int32), rows, greens, need, is_row)
-            if k == 3:
-                g, work = solve_three(*args)
-            else:
-                why = np.zeros(n, np.uint8)  # (the kernel marks a lost node's refuting answers)
-                g, work = solve_four(*args, rows, why, self._caches)
-                if g < 0 and self.use_cores:
-                    core = S[why.astype(bool)]
-                    if len(core) > k:  # (a set of k answers or fewer is always won)
-                        self.cores.add(core, self._interned.setdefault(cons, cons), k)
-            self.nodes += int(work) // KERNEL_WORK_PER_NODE
-            if self.nodes > self._budget:
-                raise _BudgetExceededError
-            return int(g)
+            return self._expand_compiled(S, cons, legal, k)
         st = bucket_stats(self.mat, legal, S, self.n_patterns)
         largest, sum_sq = st.largest, st.sum_sq
         is_cand = np.zeros(self.mat.shape[0], dtype=bool)
@@ -420,22 +442,60 @@ class HardSolver:
         cand = is_cand[legal]
         if k == 2:
             ok = largest == 1
-            return int(legal[_first(ok, cand)]) if ok.any() else -1
+            return (int(legal[_first(ok, cand)]), None) if ok.any() else (-1, S)
         quick = largest <= k - 1
         if quick.any():
-            return int(legal[_first(quick, cand)])
+            return int(legal[_first(quick, cand)]), None
         # Useful guesses only: no bucket equal to S. Order: smallest largest bucket,
         # then smallest expected size, then a candidate, then alphabetical.
         useful = ~((largest == n) & ~cand)
         idx = np.flatnonzero(useful)
         order = idx[np.lexsort((idx, ~cand[idx], sum_sq[idx], largest[idx]))]
+        in_core = np.zeros(self._n_answers, dtype=bool)  # the refuting answers so far
         for i in order:
             g = int(legal[i])
-            if self._guess_wins(S, cons, legal, k, g):
-                return g
-        return -1
+            refuted = self._refutation(S, cons, legal, k, g, in_core)
+            if refuted is None:
+                return g, None
+            in_core[refuted] = True
+        # Every useful guess leaves one of the refuting buckets whole, and a guess that
+        # splits none of S splits none of them either: together they are lost on their own.
+        return -1, (np.flatnonzero(in_core).astype(np.int32) if len(order) else S)
+
+    def _expand_compiled(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray,
+                         k: int) -> tuple[int, np.ndarray | None]:
+        """The 3- and 4-left levels in the numba kernels; the 4-left one marks a lost
+        node's core (the 3-left one's loss is its whole set)."""
+        n = len(S)
+        is_row = np.zeros(self.mat.shape[0], dtype=np.uint8)
+        is_row[self.answer_rows[S]] = 1
+        greens, need = cons.arrays(self.lexicon.length, self.n_alpha)
+        game = HardGame(self.mat, self.mt, self.codes, self.counts, self.digits, int(self.green),
+                        self.cap, self.arow)
+        rows = legal.astype(np.int32)
+        args = (game, S.astype(np.int32), rows, greens, need, is_row)
+        core = S
+        if k == 3:
+            g, work = solve_three(*args)
+        else:
+            why = np.zeros(n, np.uint8)  # (the kernel marks a lost node's refuting answers)
+            g, work = solve_four(*args, rows, why, self._caches)
+            if g < 0 and self.use_cores:
+                core = S[why.astype(bool)]
+        self.nodes += int(work) // KERNEL_WORK_PER_NODE
+        if self.nodes > self._budget:
+            raise _BudgetExceededError
+        return (int(g), None) if g >= 0 else (-1, core)
 
     def _guess_wins(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int, g: int) -> bool:
+        return self._refutation(S, cons, legal, k, g) is None
+
+    def _refutation(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int, g: int,
+                    first: np.ndarray | None = None) -> np.ndarray | None:
+        """None if guess row ``g`` wins every game of ``S`` within ``k`` guesses, else a
+        core of the bucket that refutes it (a set of answers, all with one feedback to
+        ``g``, lost on their own). ``first``: an answer mask; buckets holding one of its
+        answers are tried first (they refuted the node's earlier guesses)."""
         pats = self.mat[g, S]
         order = np.argsort(pats, kind="stable")
         sp = pats[order]
@@ -452,9 +512,11 @@ class HardSolver:
         masks = cmask | self.pgmask[bpats]
         ones = self._popcount[masks] if self._popcount is not None else _popcount(masks)
         free = self.lexicon.length - ones
-        over = (sizes > self.cap[free, k - 1]) & (bpats != self.green)
-        if over.any():
-            return False
+        caps = self.cap[free, k - 1]
+        over = np.flatnonzero((sizes > caps) & (bpats != self.green))
+        if len(over):
+            j = int(over[0])
+            return np.sort(S[order[starts[j]:ends[j]]])[: int(caps[j]) + 1]
         if self.child_order == "greens":
             # Trap-like buckets first (most greens, then largest): a failing bucket
             # refutes the guess, and hard-mode traps are buckets with many greens.
@@ -462,19 +524,31 @@ class HardSolver:
             seq = np.lexsort((-sizes, -greens))
         else:
             seq = np.argsort(-sizes, kind="stable")
+        if first is not None:  # move ordering: buckets that hold earlier refuters first
+            marked = np.zeros(len(starts), dtype=bool)
+            marked[np.searchsorted(starts, np.flatnonzero(first[S[order]]), "right") - 1] = True
+            seq = seq[np.argsort(~marked[seq], kind="stable")]
         for j in seq:
             pat = int(sp[starts[j]])
             if pat == self.green:
                 continue
             sub = S[order[starts[j]:ends[j]]]
-            if len(sub) == 1:
-                continue
-            if len(sub) <= k - 1:
+            if len(sub) <= max(1, k - 1):
                 continue
             ccons, clegal = self.child(cons, legal, g, pat)
-            if self.solve(np.sort(sub), ccons, clegal, k - 1) < 0:
-                return False
-        return True
+            sub = np.sort(sub)
+            if first is not None:
+                # the bucket's share of the earlier refuters first: if it alone is lost,
+                # so is the bucket, and the node's core does not grow
+                part = sub[first[sub]]
+                if k - 1 < len(part) < len(sub):
+                    res, core = self._solve(part, ccons, clegal, k - 1)
+                    if res < 0:
+                        return core
+            res, core = self._solve(sub, ccons, clegal, k - 1)
+            if res < 0:
+                return core
+        return None
 
     # --- witness -----------------------------------------------------------------------
     def witness_of_guess(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int,
