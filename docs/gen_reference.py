@@ -216,7 +216,9 @@ CONFIG_KEYS = {
     "strategies": ("list", "strategy names (`wordle-lab strategies`) that play every game after the opener"),
     "modes": ("list", "`normal`, `hard` or both"),
     "outputs": ("list", "the tables to write: `opener_scores`, `opener_summaries`, `games`, `hard_verdicts`, "
-                "`hard_exact`, `trees`, and `report`"),
+                "`hard_exact`, `trees`, and `report`; `hard_verdicts` (each strategy's hard-mode games) is "
+                "made only when `modes` has `hard`, so `--modes normal` on a config that asks for it leaves "
+                "it out and says so"),
     "worst_games": ("int", "worst games kept per opener summary, with full paths (default 5)"),
     "shards": ("int", "Avro files per table (default 1)"),
     "exact_hard": ("bool or map", "`true`: the complete exact hard-mode search decides every opener played; "

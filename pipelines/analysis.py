@@ -69,6 +69,10 @@ def main_job(cfg: JobConfig, beam_args: list[str], ns: argparse.Namespace) -> in
     if gen.resumed:
         _say(f"  resuming generation {gen.gen}")
     play_tables = [t for t in stages.PLAY_TABLES if t in cfg.outputs]
+    if "hard_verdicts" in play_tables and "hard" not in cfg.modes:
+        play_tables.remove("hard_verdicts")  # a hard-mode table: the modes asked for have none
+        _say(f"  hard_verdicts left out: it records hard-mode games, and the modes are "
+             f"{', '.join(cfg.modes)}")
     guess_n = {"all": len(lex.guesses), "list": len(cfg.openers.words),
                "top": cfg.openers.top + len(cfg.openers.words)}[cfg.openers.kind]
     steps = []

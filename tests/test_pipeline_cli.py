@@ -250,3 +250,24 @@ def test_run_config_with_exact_verdicts_only(tmp_path, capsys):
     summary = list(csv.DictReader((tmp_path / "out" / "report" / "hard_summary.csv").open()))
     assert [(r["verdict"], r["openers"], r["of"], r["words"]) for r in summary] == [
         ("feasible", "1", "2", "salet"), ("infeasible", "1", "2", "slate")]
+
+
+def test_modes_flag_without_hard_leaves_the_hard_mode_table_out(tmp_path, capsys):
+    """``--modes normal`` over a config that asks for ``hard_verdicts`` plays normal mode
+    only: the hard-mode table is left out with one line, not computed behind the user's back."""
+    from pipelines.report import read_frame
+
+    cfg = tmp_path / "job.yaml"
+    cfg.write_text("lexicon: wordle\nopeners: [salet]\nstrategies: [entropy]\nmodes: [normal, hard]\n"
+                   "outputs: [opener_summaries, hard_verdicts]\n")
+    out = tmp_path / "out"
+    assert main(["run", "--config", str(cfg), "--modes", "normal", "--output", str(out), *LOCAL]) == 0
+    err = capsys.readouterr().err
+    assert "hard_verdicts left out" in err and "x entropy x normal" in err
+    summaries = read_frame(out, "opener_summaries")
+    assert summaries is not None and set(summaries["mode"]) == {"normal"}
+    assert not (out / "hard_verdicts").exists()
+    both = tmp_path / "both"  # the config as written still makes the table
+    assert main(["run", "--config", str(cfg), "--output", str(both), *LOCAL]) == 0
+    verdicts = read_frame(both, "hard_verdicts")
+    assert verdicts is not None and list(verdicts["opener"]) == ["salet"]
