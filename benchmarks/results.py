@@ -251,8 +251,11 @@ FULL_RUNS = [  # (name, what it computes, the wordle-lab arguments)
     ("the complete analysis, original game", "every opener x every answer x `default`, `entropy`, "
      "`minimax` x both modes, every verdict, the report", "run --config configs/full.yaml"),
     ("the complete analysis of today's game, `entropy` and `minimax`", "every opener x every answer "
-     "x `entropy`, `minimax` x both modes, the report (`default` would add about 24 CPU-hours)",
+     "x `entropy`, `minimax` x both modes, the report",
      "run --config configs/full-nyt2023.yaml --strategies entropy,minimax"),
+    ("the complete analysis of today's game, `default`, normal mode", "every opener x every answer "
+     "x `default` in normal mode, the report (in hard mode it would take some 22 CPU-hours)",
+     "run --config configs/full-nyt2023.yaml --strategies default --modes normal"),
 ]
 
 
