@@ -391,3 +391,45 @@ def test_recall_answers_only_what_is_proved_and_searches_nothing(traps: Lexicon)
             assert solver.recall(sub, cons, k) == truth  # decided by a rule or now in the memo
             seen.add((before, truth))
     assert {(UNKNOWN, FEASIBLE), (UNKNOWN, INFEASIBLE), (INFEASIBLE, INFEASIBLE)} <= seen
+
+
+def test_progress_bars_follow_the_answers_and_guesses_and_change_nothing(traps: Lexicon,
+                                                                          monkeypatch) -> None:
+    """``progress=True`` (the ``hard-verdict`` command's) draws one bar over the answers
+    after the opener and one over the guesses tried at each bucket searched below it; the
+    verdicts and node counts are those of a search without bars."""
+    import wordle_core.search.hard as hard
+
+    bars: list[list] = []
+
+    class Bar:
+        def __init__(self, total: int, desc: str, unit: str) -> None:
+            self.record = [total, desc, unit, 0, False]
+            bars.append(self.record)
+
+        def update(self, n: int = 1) -> None:
+            self.record[3] += n
+
+        def close(self) -> None:
+            self.record[4] = True
+
+    monkeypatch.setattr(hard, "_bar", Bar)
+    six = Lexicon.build("traps6", traps.answers, traps.guesses, max_guesses=6)
+    mat = pattern_matrix(six)
+    everyone = np.arange(len(six.answers))
+    inner = 0
+    for r in range(0, len(six.guesses), 41):
+        bars.clear()
+        shown = HardSolver(six, mat).guess_wins(everyone, HardConstraints(), 6, r, progress=True)
+        plain = HardSolver(six, mat).guess_wins(everyone, HardConstraints(), 6, r)
+        assert (shown.verdict, shown.nodes) == (plain.verdict, plain.nodes)
+        top = [b for b in bars if b[2] == "ans"]
+        assert len(top) == 1 and top[0][:2] == [len(six.answers), six.guesses[r]]
+        assert 0 < top[0][3] <= len(six.answers)
+        if shown.feasible:  # every bucket reached
+            assert top[0][3] == len(six.answers)
+        tried = [b for b in bars if b[2] == "guess"]
+        assert all(b[1] == "guesses tried" and b[3] <= b[0] for b in tried)
+        assert all(b[4] for b in bars)  # every bar closed
+        inner += len(tried)
+    assert inner > 0

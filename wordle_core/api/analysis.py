@@ -413,7 +413,7 @@ class HardVerdict:
 
 
 def hard_verdict(opener: str, lexicon: LexiconLike = DEFAULT_LEXICON, *, budget: int | None = None,
-                 search: bool = False, witness: bool = False) -> HardVerdict:
+                 search: bool = False, witness: bool = False, progress: bool = False) -> HardVerdict:
     """Decide whether ``opener`` can guarantee a win in hard mode (exact AND-OR search).
 
     ``budget``: OR nodes to expand before answering ``unknown`` (default: no limit,
@@ -423,7 +423,8 @@ def hard_verdict(opener: str, lexicon: LexiconLike = DEFAULT_LEXICON, *, budget:
     for the search itself. On the NYT list SALET, CRANE and CRATE are feasible;
     SLATE, TRACE, RAISE, AROSE and SOARE are not. ``witness`` (a search): keep the
     winning hard-mode tree of a feasible opener as ``witness``, a JSON-ready document
-    that ``wordle-lab simulate --hard --tree FILE`` replays.
+    that ``wordle-lab simulate --hard --tree FILE`` replays. ``progress``: progress bars
+    on stderr while a search runs (answers reached, guesses tried; shown after 2 s).
 
     >>> from wordle_core import Lexicon, load_lexicon
     >>> small = Lexicon.build("wordle-101", load_lexicon("wordle").answers[::23])
@@ -445,7 +446,7 @@ def hard_verdict(opener: str, lexicon: LexiconLike = DEFAULT_LEXICON, *, budget:
                                seconds=0.0, nodes=0, source="shipped table")
     if budget is not None and budget < 1:
         raise WordleError(f"budget must be a positive number of nodes, not {budget}")
-    res = decide(lex, row, pattern_matrix(lex), node_budget=budget, witness=witness)
+    res = decide(lex, row, pattern_matrix(lex), node_budget=budget, witness=witness, progress=progress)
     tree = res.pop("tree", None)
     doc = None if tree is None else {"lexicon": lex.name, "strategy": "hard-witness", "hard": True,
                                      "opener": res["opener"], "root": tree}

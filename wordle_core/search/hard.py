@@ -250,6 +250,7 @@ class HardSolver:
         self._key_dtype = np.uint16 if self._n_answers <= 1 << 16 else np.int32
         self._interned: dict[HardConstraints, HardConstraints] = {}
         self.evictions = 0  # times the memo reached its limit
+        self._shown = 0  # guesses left at the node whose progress is shown (0: none)
 
     # --- obligations (the one hard-mode rule: game.rules.HardConstraints) ----------------
     def child(self, cons: HardConstraints, legal: np.ndarray, guess: int,
@@ -287,14 +288,23 @@ class HardSolver:
         return HardSearchResult(verdict, g, nodes, secs)
 
     def guess_wins(self, cands: np.ndarray, cons: HardConstraints, k: int, guess: int,
-                   legal: np.ndarray | None = None, budget: int | None = None) -> HardSearchResult:
-        """Does playing ``guess`` now (``k`` guesses left, ``guess`` one of them) win every game?"""
+                   legal: np.ndarray | None = None, budget: int | None = None,
+                   progress: bool = False) -> HardSearchResult:
+        """Does playing ``guess`` now (``k`` guesses left, ``guess`` one of them) win every game?
+
+        ``progress``: progress bars on stderr for a search that takes seconds (the answers
+        reached after ``guess``; the guesses tried at the bucket being searched), shown
+        after 2 s, on a terminal in place, in a log one line every 30 s."""
         S = np.sort(np.asarray(cands)).astype(np.int32)
         rows = self._legal(cons, legal)
         self._cover(int(k))
         g = int(guess)
-        verdict, _, nodes, secs = self._run(
-            lambda: g if self._guess_wins(S, cons, rows, int(k), g) else -1, budget)
+        self._shown = int(k) if progress else 0
+        try:
+            verdict, _, nodes, secs = self._run(
+                lambda: g if self._guess_wins(S, cons, rows, int(k), g) else -1, budget)
+        finally:
+            self._shown = 0
         return HardSearchResult(verdict, g if verdict == FEASIBLE else -1, nodes, secs)
 
     def recall(self, cands: np.ndarray, cons: HardConstraints, k: int) -> str:
@@ -452,12 +462,19 @@ class HardSolver:
         idx = np.flatnonzero(useful)
         order = idx[np.lexsort((idx, ~cand[idx], sum_sq[idx], largest[idx]))]
         in_core = np.zeros(self._n_answers, dtype=bool)  # the refuting answers so far
-        for i in order:
-            g = int(legal[i])
-            refuted = self._refutation(S, cons, legal, k, g, in_core)
-            if refuted is None:
-                return g, None
-            in_core[refuted] = True
+        bar = _bar(len(order), "guesses tried", "guess") if k == self._shown - 1 else None
+        try:
+            for i in order:
+                g = int(legal[i])
+                refuted = self._refutation(S, cons, legal, k, g, in_core)
+                if refuted is None:
+                    return g, None
+                in_core[refuted] = True
+                if bar is not None:
+                    bar.update()
+        finally:
+            if bar is not None:
+                bar.close()
         # Every useful guess leaves one of the refuting buckets whole, and a guess that
         # splits none of S splits none of them either: together they are lost on their own.
         return -1, (np.flatnonzero(in_core).astype(np.int32) if len(order) else S)
@@ -528,27 +545,38 @@ class HardSolver:
             marked = np.zeros(len(starts), dtype=bool)
             marked[np.searchsorted(starts, np.flatnonzero(first[S[order]]), "right") - 1] = True
             seq = seq[np.argsort(~marked[seq], kind="stable")]
-        for j in seq:
-            pat = int(sp[starts[j]])
-            if pat == self.green:
-                continue
-            sub = S[order[starts[j]:ends[j]]]
-            if len(sub) <= max(1, k - 1):
-                continue
-            ccons, clegal = self.child(cons, legal, g, pat)
-            sub = np.sort(sub)
-            if first is not None:
-                # the bucket's share of the earlier refuters first: if it alone is lost,
-                # so is the bucket, and the node's core does not grow
-                part = sub[first[sub]]
-                if k - 1 < len(part) < len(sub):
-                    res, core = self._solve(part, ccons, clegal, k - 1)
-                    if res < 0:
-                        return core
-            res, core = self._solve(sub, ccons, clegal, k - 1)
-            if res < 0:
-                return core
+        bar = _bar(len(S), self.lexicon.guesses[g], "ans") if k == self._shown else None
+        try:
+            for j in seq:
+                if bar is not None:  # (the answers reached so far)
+                    bar.update(int(ends[j] - starts[j]))
+                pat = int(sp[starts[j]])
+                sub = S[order[starts[j]:ends[j]]]
+                if pat == self.green or len(sub) <= max(1, k - 1):
+                    continue
+                core = self._bucket_refutation(np.sort(sub), cons, legal, k, g, pat, first)
+                if core is not None:
+                    return core
+        finally:
+            if bar is not None:
+                bar.close()
         return None
+
+    def _bucket_refutation(self, sub: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int,
+                           g: int, pat: int, first: np.ndarray | None) -> np.ndarray | None:
+        """A core of the bucket ``sub`` (sorted) that guess row ``g`` answers with ``pat``
+        when it is lost with ``k - 1`` guesses left, else None."""
+        ccons, clegal = self.child(cons, legal, g, pat)
+        if first is not None:
+            # the bucket's share of the earlier refuters first: if it alone is lost,
+            # so is the bucket, and the node's core does not grow
+            part = sub[first[sub]]
+            if k - 1 < len(part) < len(sub):
+                res, core = self._solve(part, ccons, clegal, k - 1)
+                if res < 0:
+                    return core
+        res, core = self._solve(sub, ccons, clegal, k - 1)
+        return core if res < 0 else None
 
     # --- witness -----------------------------------------------------------------------
     def witness_of_guess(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int,
@@ -573,6 +601,18 @@ class HardSolver:
         if g < 0:
             raise RuntimeError("witness requested for an unsolved node")
         return self.witness_of_guess(S, cons, legal, k, g)
+
+
+def _bar(total: int, desc: str, unit: str) -> Any:
+    """A progress bar on stderr (tqdm: rate and ETA), shown once a search has run 2 s: on a
+    terminal redrawn in place and gone when done, in a log one line every 30 s."""
+    import sys
+
+    from tqdm import tqdm
+
+    tty = sys.stderr.isatty()
+    return tqdm(total=total, desc=desc, unit=unit, leave=False, file=sys.stderr, delay=2.0,
+                mininterval=0.5 if tty else 30.0, ascii=not tty)
 
 
 def _popcount(x: np.ndarray) -> np.ndarray:
@@ -625,20 +665,22 @@ def hard_verdict(
     matrix: np.ndarray | None = None,
     node_budget: int | None = None,
     witness: bool = False,
+    progress: bool = False,
 ) -> dict[str, Any]:
     """Exact verdict for one opener: ``feasible`` / ``infeasible`` / ``unknown``.
 
     Returns ``{"opener", "verdict", "seconds", "nodes"}`` (``nodes``: OR nodes
     expanded for this opener) plus ``"tree"`` (nested witness) when ``witness`` and
     the verdict is feasible. ``unknown`` means the node budget ran out (``None``: no
-    budget).
+    budget). ``progress``: progress bars on stderr (:meth:`HardSolver.guess_wins`).
     """
     solver = solver_for(lexicon, matrix)
     opener_row = int(opener_row)
     cands = np.arange(len(lexicon.answers), dtype=np.int32)
     root = HardConstraints()
     all_rows = np.arange(len(lexicon.guesses), dtype=np.int32)
-    res = solver.guess_wins(cands, root, lexicon.max_guesses, opener_row, all_rows, node_budget)
+    res = solver.guess_wins(cands, root, lexicon.max_guesses, opener_row, all_rows, node_budget,
+                            progress=progress)
     out: dict[str, object] = {
         "opener": lexicon.guesses[opener_row],
         "verdict": res.verdict,

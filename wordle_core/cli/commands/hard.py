@@ -49,7 +49,8 @@ def cmd_hard_verdict(args: argparse.Namespace) -> int:
     words = [lex.guesses[lex.guess_id(w)] for w in args.opener]  # validates every word first
     results: list[api.HardVerdict] = []
     for word in words:
-        res = api.hard_verdict(word, lex, budget=budget, search=args.search, witness=bool(args.witness))
+        res = api.hard_verdict(word, lex, budget=budget, search=args.search, witness=bool(args.witness),
+                               progress=True)
         if args.witness:
             if res.witness is None:
                 raise WordleError(f"no witness: {res.opener} is {res.verdict} in hard mode")
