@@ -93,12 +93,48 @@ def check_beam_args(args: Sequence[str]) -> list[str]:
         raise ConfigError(f"unexpected argument {unknown[0]!r}")
     has = lambda name: any(a == name or a.startswith(name + "=") for a in args)
     if not has("--runner"):
-        return [*LOCAL_RUNNER_ARGS, *args]
+        return _one_thread([*LOCAL_RUNNER_ARGS, *args], args)
     runner = next(a.split("=", 1)[1] if "=" in a else args[args.index(a) + 1]
                   for a in args if a == "--runner" or a.startswith("--runner="))
     if runner.endswith("DirectRunner") and not has("--direct_running_mode"):
         args += LOCAL_RUNNER_ARGS[1:]
-    return args
+    return _one_thread(args, args) if runner.endswith("DirectRunner") else args
+
+
+THREAD_MODES = ("in_memory", "multi_threading")
+
+
+def _one_thread(args: list[str], given: list[str]) -> list[str]:
+    """A DirectRunner running in one process (``in_memory``, ``multi_threading``) with one
+    worker thread: its workers would be threads sharing one process's engine caches (the
+    strategies' memos, the search kernels' scratch), which are not made for threads
+    (measured: `default`'s hard-mode trees changed from run to run, or the run stopped).
+    ``--direct_num_workers`` above 1 given with such a mode is refused, in one line.
+
+    >>> _one_thread(["--direct_running_mode=in_memory", "--direct_num_workers=0"], [])[-1]
+    '--direct_num_workers=1'
+    >>> _one_thread(["--direct_running_mode=multi_processing"], [])
+    ['--direct_running_mode=multi_processing']
+    """
+    if _last(args, "--direct_running_mode") not in THREAD_MODES:
+        return args
+    asked = _last(given, "--direct_num_workers")
+    if asked is not None and asked != "1":
+        raise ConfigError(f"--direct_num_workers={asked} with --direct_running_mode="
+                          f"{_last(args, '--direct_running_mode')} would run the workers as threads "
+                          "sharing one process's caches; use --direct_running_mode=multi_processing")
+    return [*args, "--direct_num_workers=1"]
+
+
+def _last(args: Sequence[str], name: str) -> str | None:
+    """The value of the last ``name=VALUE`` or ``name VALUE`` in ``args``, or None."""
+    value = None
+    for i, a in enumerate(args):
+        if a.startswith(name + "="):
+            value = a.split("=", 1)[1]
+        elif a == name and i + 1 < len(args):
+            value = args[i + 1]
+    return value
 
 
 def runner_name(args: Sequence[str]) -> str:

@@ -271,3 +271,19 @@ def test_modes_flag_without_hard_leaves_the_hard_mode_table_out(tmp_path, capsys
     assert main(["run", "--config", str(cfg), "--output", str(both), *LOCAL]) == 0
     verdicts = read_frame(both, "hard_verdicts")
     assert verdicts is not None and list(verdicts["opener"]) == ["salet"]
+
+
+def test_a_one_process_direct_runner_gets_one_worker_thread(capsys):
+    """``in_memory`` / ``multi_threading`` run the workers as threads of one process, whose
+    engine caches are not made for threads: one thread is set, more is refused in one line."""
+    from pipelines.options import check_beam_args
+
+    args = check_beam_args(["--direct_running_mode=in_memory"])
+    assert args[-1] == "--direct_num_workers=1" and "--direct_running_mode=in_memory" in args
+    assert check_beam_args(["--runner=DirectRunner", "--direct_running_mode", "multi_threading",
+                            "--direct_num_workers", "1"])[-1] == "--direct_num_workers=1"
+    assert "--direct_num_workers=1" not in check_beam_args([])  # processes: one per core
+    assert main(["pipeline", "games", "--lexicon", "wordle", "--openers", "salet",
+                 "--direct_running_mode=in_memory", "--direct_num_workers=2", "--no-progress"]) == 2
+    line = _err_line(capsys)
+    assert "--direct_num_workers=2" in line and "multi_processing" in line
