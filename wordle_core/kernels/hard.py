@@ -634,23 +634,17 @@ def _mark_bucket(mat, S, g, p, core):
 @njit(cache=True, nogil=True)
 def _gather_marked(mat, S, g, p, core, out):
     """Write the answers of ``S`` marked in ``core`` that guess row ``g`` answers with
-    ``p`` into ``out`` (in ``S``'s order); return how many."""
+    ``p`` into ``out`` (in ``S``'s order); return how many, and how many answers the
+    whole bucket holds."""
     m = 0
-    for t in range(S.shape[0]):
-        if core[t] != 0 and mat[g, S[t]] == p:
-            out[m] = S[t]
-            m += 1
-    return m
-
-
-@njit(cache=True, nogil=True)
-def _bucket_size(mat, S, g, p):
-    """How many answers of ``S`` guess row ``g`` answers with ``p``."""
-    m = 0
+    size = 0
     for t in range(S.shape[0]):
         if mat[g, S[t]] == p:
-            m += 1
-    return m
+            size += 1
+            if core[t] != 0:
+                out[m] = S[t]
+                m += 1
+    return m, size
 
 
 @njit(cache=True, nogil=True)
@@ -712,10 +706,8 @@ def solve_four(game, S, legal, greens, need, is_cand_row, tries, core, caches):
             obligations_after(game.codes, g, p, greens, need, child.greens, child.need)
             # the bucket's marked answers alone first: if they are lost, so is the bucket,
             # and the core does not grow (a part of three or fewer is always won)
-            nm = _gather_marked(game.mat, S, g, p, core, child.rows)
-            if nm > 3 and \
-                    nm < _bucket_size(game.mat, S, g, p) and \
-                    _three_left_cached(game, child, nm, legal, sp, caches, base) < 0:
+            nm, nb = _gather_marked(game.mat, S, g, p, core, child.rows)
+            if 3 < nm < nb and _three_left_cached(game, child, nm, legal, sp, caches, base) < 0:
                 lost, grew = p, False
                 break
             nb = gather_bucket(game.mat, S, g, p, child.rows)

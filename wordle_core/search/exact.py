@@ -884,14 +884,9 @@ def _opener_bounds(solver: ExactSolver, rows: np.ndarray, progress: bool) -> np.
 
 
 def _bar(progress: bool, total: int, desc: str):
-    """A progress bar on stderr (with rate and ETA), or None. Redrawn in place on a
-    terminal; in a log (not a TTY) one line every 30 s."""
+    """A progress bar of openers (:func:`~wordle_core.search.progress.progress_bar`), or None."""
     if not progress:
         return None
-    import sys
+    from wordle_core.search.progress import progress_bar
 
-    from tqdm import tqdm
-
-    tty = sys.stderr.isatty()
-    return tqdm(total=total, desc=desc, unit="op", leave=tty, file=sys.stderr,
-                mininterval=0.5 if tty else 30.0, ascii=not tty)
+    return progress_bar(total, desc)

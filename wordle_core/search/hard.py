@@ -333,34 +333,30 @@ class HardSolver:
         S = np.sort(np.asarray(cands)).astype(np.int32)
         k = int(k)
         self._cover(k)
-        hit = self._known(S, self._key(S), cons, k)
+        hit = self._by_rules(S, cons, k)
+        if hit is None:
+            hit = self._recalled(S, self._key(S), cons, k)
         return UNKNOWN if hit is None else FEASIBLE if hit[0] >= 0 else INFEASIBLE
 
-    def _by_rules(self, S: np.ndarray, cons: HardConstraints, k: int) -> int | None:
-        """The exact rules' answer for a sorted answer-id set: a winning guess row, -1 for a
-        proved loss, None when no rule decides (the search, or the memo, must)."""
+    def _by_rules(self, S: np.ndarray, cons: HardConstraints,
+                  k: int) -> tuple[int, np.ndarray | None] | None:
+        """The exact rules' answer for a sorted answer-id set: ``(winning guess row, None)``,
+        ``(-1, core)`` for a proved loss (the core: the first answers beyond what ``k``
+        guesses can separate under these greens, lost by the same rule), None when no
+        rule decides (the search, or the memo, must)."""
         n = len(S)
         if n <= k:  # every candidate stays legal: guess them one by one
-            return int(self.answer_rows[S[0]])
-        if k <= 1 or n > self.cap[self.lexicon.length - len(cons.greens), k]:
-            return -1  # more candidates than any strategy can separate (capacity_table)
+            return int(self.answer_rows[S[0]]), None
+        cap = int(self.cap[self.lexicon.length - len(cons.greens), k])  # (1 with one guess left)
+        if n > cap:  # more candidates than any strategy can separate (capacity_table)
+            return -1, S[: cap + 1].copy()
         return None
 
-    def _rule_core(self, S: np.ndarray, cons: HardConstraints, k: int) -> np.ndarray:
-        """For a set the rules lose (:meth:`_by_rules`): a subset they lose as well, the
-        first answers beyond what ``k`` guesses can separate under these greens."""
-        cap = 1 if k <= 1 else int(self.cap[self.lexicon.length - len(cons.greens), k])
-        return S[: cap + 1].copy()
-
-    def _known(self, S: np.ndarray, skey: bytes, cons: HardConstraints, k: int,
-               remember: bool = False) -> tuple[int, np.ndarray | None] | None:
-        """What is known of a node without expanding it: ``(winning guess row, None)``,
-        ``(-1, core)`` for a loss (the core a subset of ``S`` lost on its own), or None.
-        In turn: the exact rules, the memo, a lost core that ``S`` contains (with
-        ``remember``, such a loss is then written to the memo)."""
-        ruled = self._by_rules(S, cons, k)
-        if ruled is not None:
-            return (ruled, None) if ruled >= 0 else (-1, self._rule_core(S, cons, k))
+    def _recalled(self, S: np.ndarray, skey: bytes, cons: HardConstraints, k: int,
+                  remember: bool = False) -> tuple[int, np.ndarray | None] | None:
+        """What the memo or a lost core that ``S`` contains says of a node the rules leave
+        open (``skey``: its memo key), as :meth:`_by_rules` says it, or None; with
+        ``remember``, a loss found by a core is then written to the memo."""
         hit = self._lookup(skey, cons, k)
         if hit is not None:
             return hit
@@ -427,8 +423,11 @@ class HardSolver:
     def _solve(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray,
                k: int) -> tuple[int, np.ndarray | None]:
         """:meth:`solve`, and with a loss its core: a subset of ``S`` lost on its own."""
+        known = self._by_rules(S, cons, k)
+        if known is not None:
+            return known
         skey = self._key(S)
-        known = self._known(S, skey, cons, k, remember=True)
+        known = self._recalled(S, skey, cons, k, remember=True)
         if known is not None:
             return known
         self.nodes += 1
@@ -604,15 +603,11 @@ class HardSolver:
 
 
 def _bar(total: int, desc: str, unit: str) -> Any:
-    """A progress bar on stderr (tqdm: rate and ETA), shown once a search has run 2 s: on a
-    terminal redrawn in place and gone when done, in a log one line every 30 s."""
-    import sys
+    """A progress bar of the search (:func:`~wordle_core.search.progress.progress_bar`),
+    shown once it has run 2 s and gone when done."""
+    from wordle_core.search.progress import progress_bar
 
-    from tqdm import tqdm
-
-    tty = sys.stderr.isatty()
-    return tqdm(total=total, desc=desc, unit=unit, leave=False, file=sys.stderr, delay=2.0,
-                mininterval=0.5 if tty else 30.0, ascii=not tty)
+    return progress_bar(total, desc, unit, transient=True, delay=2.0)
 
 
 def _popcount(x: np.ndarray) -> np.ndarray:
