@@ -118,6 +118,38 @@ def test_unknown_when_budget_runs_out() -> None:
     assert res["verdict"] == UNKNOWN and res["nodes"] > 5
 
 
+def test_buckets_by_rounds_change_no_verdict(traps: Lexicon) -> None:
+    """An opener's buckets tried by rounds of growing node budgets (a round stopped half
+    way, its nodes left unstored) give every verdict of the one-pass search, with 5 and
+    6 guesses; with a first round of one node the rounds really stop searches (the node
+    counts differ), and with the default first round these small buckets never do."""
+    stopped = 0
+    for limit in (5, 6):
+        lex = Lexicon.build(f"traps{limit}", traps.answers, traps.guesses, max_guesses=limit)
+        mat = pattern_matrix(lex)
+        everyone = np.arange(len(lex.answers))
+        for r in range(0, len(lex.guesses), 5):
+            one_pass = HardSolver(lex, mat, by_rounds=False).guess_wins(everyone, HardConstraints(), limit, r)
+            rounds = HardSolver(lex, mat, first_round=1).guess_wins(everyone, HardConstraints(), limit, r)
+            default = HardSolver(lex, mat).guess_wins(everyone, HardConstraints(), limit, r)
+            assert one_pass.verdict == rounds.verdict == default.verdict, lex.guesses[r]
+            assert default.nodes == one_pass.nodes
+            stopped += rounds.nodes != one_pass.nodes
+    assert stopped > 0
+
+
+@pytest.mark.slow
+def test_rounds_prove_needs_by_its_cheap_bucket() -> None:
+    """NEEDS cannot guarantee a hard-mode win on today's game: after its ``bybyb``
+    (244 answers, tried first) and after ``yybyb`` (33) no strategy wins. The rounds
+    prove it by the small bucket (the one-pass search spent about 37 CPU-s on the
+    large one, and found the same verdict)."""
+    lex = load_lexicon("nyt2023")
+    res = hard_verdict(lex, lex.guess_id("needs"))
+    assert res["verdict"] == INFEASIBLE
+    assert res["nodes"] < 5_000, res
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("word,expected", [
     ("salet", FEASIBLE), ("crane", FEASIBLE), ("crate", FEASIBLE),
@@ -194,7 +226,7 @@ def test_kernel_caches_kept_across_nodes_change_no_result(traps: Lexicon) -> Non
     every node and opener): on every 4-left position after one guess of the trap lexicon,
     one shared set of caches gives exactly the guess (or loss) that fresh caches give, and
     saves work."""
-    from wordle_core.kernels.hard import HardGame, kernel_caches, solve_four
+    from wordle_core.kernels.hard import NO_LIMIT, HardGame, kernel_caches, solve_four
 
     lex = traps
     s = HardSolver(lex, pattern_matrix(lex))  # the kernel's arrays, as the search passes them
@@ -216,7 +248,7 @@ def test_kernel_caches_kept_across_nodes_change_no_result(traps: Lexicon) -> Non
             got = []
             for i, caches in enumerate((shared, kernel_caches(1 << 12))):
                 core = np.zeros(len(S), np.uint8)
-                g, w = solve_four(game, S, legal, greens, need, is_row, legal, core, caches)
+                g, w = solve_four(game, S, legal, greens, need, is_row, legal, core, caches, NO_LIMIT)
                 got.append(int(g))
                 work[i] += int(w)
             assert got[0] == got[1], (lex.guesses[r], int(p))

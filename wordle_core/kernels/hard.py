@@ -588,6 +588,8 @@ def solve_three(game, S, legal, greens, need, is_cand_row):
     return g, sp.work[0] + legal.shape[0]
 
 
+UNDECIDED = -2  # solve_four's guess when its work limit ran out first
+NO_LIMIT = 1 << 62  # solve_four's work limit that never runs out
 CACHE_SLOTS = 1 << 19  # entries of each table of kernel_caches (32 MB in all)
 
 
@@ -664,8 +666,9 @@ def _core_first(mat, S, g, check, core, tally):
 
 
 @njit(cache=True, nogil=True)
-def solve_four(game, S, legal, greens, need, is_cand_row, tries, core, caches):
-    """(guess row winning every answer of ``S`` within 4 guesses or -1, work done) (exact).
+def solve_four(game, S, legal, greens, need, is_cand_row, tries, core, caches, limit):
+    """(guess row winning every answer of ``S`` within 4 guesses or -1, work done) (exact),
+    or (:data:`UNDECIDED`, work done) when the work passed ``limit`` first.
 
     A guess wins iff every bucket of four or more answers passes :func:`_three_left` with the
     obligations after its feedback (smaller buckets are won by guessing their words in
@@ -693,6 +696,8 @@ def solve_four(game, S, legal, greens, need, is_cand_row, tries, core, caches):
     tally = _new_tally(game.digits.shape[0])
     child = _new_child(S, greens, need, is_cand_row.shape[0])
     for g in _guess_order(game, S, tries, is_cand_row, sp.tables):
+        if sp.work[0] > limit:  # (what was cached so far is exact: buckets searched to the end)
+            return UNDECIDED, sp.work[0] + tries.shape[0]
         sp.work[0] += 1
         over, check = _guess_buckets(game, S, g, greens, 4, tally)
         if over >= 0:

@@ -40,6 +40,14 @@ keeps each loss's core, and a node's later guesses try the buckets that hold its
 earlier refuters first, and those refuters alone first (move ordering that also keeps
 the cores small).
 
+Which bucket proves a loss matters: a guess is refuted by any one lost bucket, and
+one may be proved lost in a hundredth of a second where the bucket tried first takes
+half a minute (NEEDS on ``nyt2023``). So a question asked without a node budget tries
+the buckets of the opener, and of each guess at nodes with five or more guesses left,
+by *rounds*: each bucket still open gets a node budget that grows fourfold a round
+(the compiled 4-left level stops at it too), until one is lost or all are won
+(:meth:`HardSolver._refutation_by_rounds`). Verdicts are the same either way.
+
 A node budget bounds the work per opener; when it runs out the verdict is
 ``unknown`` (never a guess). A ``feasible`` verdict comes with a witness: a complete
 hard-mode decision tree that :func:`witness_tree` turns into a :class:`~.tree.Tree`
@@ -62,6 +70,8 @@ from wordle_core.game.matrix import pattern_matrix
 from wordle_core.game.rules import HardConstraints, letter_counts
 from wordle_core.kernels.buckets import bucket_stats, check_patterns, transposed
 from wordle_core.kernels.hard import (
+    NO_LIMIT,
+    UNDECIDED,
     HardGame,
     capacity_table,
     hard_filter,
@@ -75,6 +85,9 @@ from wordle_core.kernels.hard import (
 # bounds time as well as being deterministic.
 KERNEL_WORK_PER_NODE = 20_000
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
+FIRST_ROUND_NODES = 64  # an opener's bucket's node budget in the first round (_refutation_by_rounds)
+ROUND_GROWTH = 4  # and how much more each later round gives it
+ROUNDS_FROM = 5  # nodes with this many guesses left or more try their guesses' buckets by rounds
 MEMO_LIMIT = 64_000  # positions a worker's memo keeps (~0.37 KiB each); then the older half goes
 
 
@@ -215,6 +228,8 @@ class HardSolver:
     child_order: str = "greens"  # bucket order at AND nodes: "greens" (traps first) or "size"
     memo_limit: int = MEMO_LIMIT  # positions kept; at the limit the older half is dropped
     use_cores: bool = True  # False: no lost cores (LostCores) reused (a cross-check)
+    by_rounds: bool = True  # False: an opener's buckets in one pass, in order (a cross-check)
+    first_round: int = FIRST_ROUND_NODES  # a bucket's node budget in the first round
 
     def __post_init__(self) -> None:
         lex = self.lexicon
@@ -251,6 +266,8 @@ class HardSolver:
         self._interned: dict[HardConstraints, HardConstraints] = {}
         self.evictions = 0  # times the memo reached its limit
         self._shown = 0  # guesses left at the node whose progress is shown (0: none)
+        self._escalate = 0  # an unbudgeted call's guesses left: its buckets go by rounds (0: none)
+        self._rounds = False  # inside a round (its budget also stops the 4-left kernel)
 
     # --- obligations (the one hard-mode rule: game.rules.HardConstraints) ----------------
     def child(self, cons: HardConstraints, legal: np.ndarray, guess: int,
@@ -300,11 +317,12 @@ class HardSolver:
         self._cover(int(k))
         g = int(guess)
         self._shown = int(k) if progress else 0
+        self._escalate = int(k) if budget is None and self.by_rounds else 0  # (budgeted: as before)
         try:
             verdict, _, nodes, secs = self._run(
                 lambda: g if self._guess_wins(S, cons, rows, int(k), g) else -1, budget)
         finally:
-            self._shown = 0
+            self._shown = self._escalate = 0
         return HardSearchResult(verdict, g if verdict == FEASIBLE else -1, nodes, secs)
 
     def recall(self, cands: np.ndarray, cons: HardConstraints, k: int) -> str:
@@ -495,13 +513,22 @@ class HardSolver:
             g, work = solve_three(*args)
         else:
             why = np.zeros(n, np.uint8)  # (the kernel marks a lost node's refuting answers)
-            g, work = solve_four(*args, rows, why, self._caches)
+            g, work = solve_four(*args, rows, why, self._caches, self._kernel_limit())
             if g < 0 and self.use_cores:
                 core = S[why.astype(bool)]
         self.nodes += int(work) // KERNEL_WORK_PER_NODE
-        if self.nodes > self._budget:
+        if self.nodes > self._budget or g == UNDECIDED:
             raise _BudgetExceededError
         return (int(g), None) if g >= 0 else (-1, core)
+
+    def _kernel_limit(self) -> int:
+        """The 4-left kernel's work limit: what is left of a round's node budget
+        (:meth:`_refutation_by_rounds`), so that a round stops inside the kernel too;
+        outside rounds none (a caller's own budget is checked after the kernel, as it
+        always was, so budgeted verdicts do not change)."""
+        if not self._rounds:
+            return NO_LIMIT
+        return min(max(self._budget - self.nodes, 0) * KERNEL_WORK_PER_NODE, NO_LIMIT)
 
     def _guess_wins(self, S: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int, g: int) -> bool:
         return self._refutation(S, cons, legal, k, g) is None
@@ -544,21 +571,66 @@ class HardSolver:
             marked = np.zeros(len(starts), dtype=bool)
             marked[np.searchsorted(starts, np.flatnonzero(first[S[order]]), "right") - 1] = True
             seq = seq[np.argsort(~marked[seq], kind="stable")]
+        buckets = [(int(sp[starts[j]]), np.sort(S[order[starts[j]:ends[j]]])) for j in seq]
         bar = _bar(len(S), self.lexicon.guesses[g], "ans") if k == self._shown else None
         try:
-            for j in seq:
+            if self._escalate and (k == self._escalate or k >= ROUNDS_FROM):
+                return self._refutation_by_rounds(buckets, cons, legal, k, g, first, bar)
+            for pat, sub in buckets:
                 if bar is not None:  # (the answers reached so far)
-                    bar.update(int(ends[j] - starts[j]))
-                pat = int(sp[starts[j]])
-                sub = S[order[starts[j]:ends[j]]]
+                    bar.update(len(sub))
                 if pat == self.green or len(sub) <= max(1, k - 1):
                     continue
-                core = self._bucket_refutation(np.sort(sub), cons, legal, k, g, pat, first)
+                core = self._bucket_refutation(sub, cons, legal, k, g, pat, first)
                 if core is not None:
                     return core
         finally:
             if bar is not None:
                 bar.close()
+        return None
+
+    def _refutation_by_rounds(self, buckets: list[tuple[int, np.ndarray]], cons: HardConstraints,
+                              legal: np.ndarray, k: int, g: int, first: np.ndarray | None,
+                              bar: Any) -> np.ndarray | None:
+        """:meth:`_refutation` of the buckets ``(pattern, sorted answers)`` of guess row
+        ``g`` (in :meth:`_refutation`'s order) when one lost bucket may be far cheaper to
+        prove than another. Each bucket still open gets a node budget per round,
+        :attr:`first_round` in the first and :data:`ROUND_GROWTH` times more in each later
+        one, until one is proved lost or all are won; a round stopped half way keeps
+        what it finished (the memo, the kernel's caches), and a stopped bucket waits for
+        the next round. The loss found is then nearly the cheapest to prove: ``nyt2023``'s
+        NEEDS is lost by a 33-answer bucket in about 0.5 CPU-s rather than by the
+        244-answer one tried first in 37, and EPEES's 405-answer bucket, searched by
+        rounds at its 5-left guesses, in 134 CPU-s rather than 218 (docs/notes/hardmode.md).
+        A won guess costs a little more (every bucket must be won, some twice in part).
+        The verdict is the same either way (``by_rounds=False`` checks it)."""
+        open_ = [(p, sub) for p, sub in buckets if p != self.green and len(sub) > max(1, k - 1)]
+        if bar is not None:  # (the answers of the buckets that need no search)
+            bar.update(sum(len(sub) for _, sub in buckets) - sum(len(sub) for _, sub in open_))
+        outer, outer_rounds = self._budget, self._rounds
+        allowance = self.first_round
+        self._rounds = True
+        try:
+            while open_:
+                left = []
+                for pat, sub in open_:
+                    # one bucket left open: nothing to choose between, so no round budget
+                    self._budget = outer if len(open_) == 1 else min(outer, self.nodes + allowance)
+                    try:
+                        core = self._bucket_refutation(sub, cons, legal, k, g, pat, first)
+                    except _BudgetExceededError:
+                        if self._budget >= outer:
+                            raise
+                        left.append((pat, sub))
+                        continue
+                    if core is not None:
+                        return core
+                    if bar is not None:
+                        bar.update(len(sub))
+                open_ = left
+                allowance *= ROUND_GROWTH
+        finally:
+            self._budget, self._rounds = outer, outer_rounds
         return None
 
     def _bucket_refutation(self, sub: np.ndarray, cons: HardConstraints, legal: np.ndarray, k: int,
