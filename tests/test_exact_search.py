@@ -934,6 +934,39 @@ def test_rank_openers_no_win_rows_skip_the_search(small_lex: Lexicon) -> None:
         assert o.proof == "no-win" and o.cpu_seconds == 0.0
 
 
+def test_rank_openers_verdicts_first_skip_the_search_of_lost_openers(small_lex: Lexicon) -> None:
+    """With ``verdicts_first`` (hard mode, no shipped verdicts) every lost opener reached
+    is recorded as 'no-win' with no value search, the won ones are searched as before, and
+    the ranking is the plain one's (k = 5, and every opener ranked); the plain ranking
+    records the lost openers its searches proved (INF) as 'no-win' too, never as a bound."""
+    from wordle_core.search.exact import rank_openers
+
+    rows = np.arange(len(small_lex.guesses))[::5]
+    full = ExactSolver(small_lex, hard=True, max_guesses=4)
+    values = {int(r): full.opener_value(int(r)) for r in rows}
+    lost = {small_lex.guesses[r] for r, v in values.items() if v >= INF}
+    assert lost, "the fixture should have hard-mode openers without a guaranteed win"
+    for k in (5, len(rows)):
+        plain = rank_openers(ExactSolver(small_lex, hard=True, max_guesses=4), k, rows)
+        solver = ExactSolver(small_lex, hard=True, max_guesses=4)
+        searched: list[str] = []
+        value = solver.opener_value
+
+        def recorded(opener: int, *args, _value=value, _searched=searched, **kwargs) -> int:
+            _searched.append(small_lex.guesses[opener])
+            return _value(opener, *args, **kwargs)
+
+        solver.opener_value = recorded  # type: ignore[method-assign]
+        first = rank_openers(solver, k, rows, verdicts_first=True)
+        assert [(o.opener, o.total) for o in first.top] == [(o.opener, o.total) for o in plain.top]
+        assert searched and not lost & set(searched)
+        by = {o.opener: o for o in first.openers}
+        # a lost opener is no-win, or never reached (its two-level bound beat the k-th total)
+        assert all(by[w].proof == "no-win" or by[w].cpu_seconds == 0.0 for w in lost)
+        assert all(o.proof != "bound" or o.lower_bound < INF for o in plain.openers)
+    assert all(by[w].proof == "no-win" for w in lost)  # (every opener ranked: all reached)
+
+
 def test_hard_capacity_is_the_verdict_searchs_bound() -> None:
     """The exact search's hard-mode capacity bound is the feasibility search's table
     (:func:`wordle_core.kernels.hard.capacity_table`, checked by enumeration there)."""

@@ -187,7 +187,8 @@ def _rank(args: argparse.Namespace, lex: Lexicon, pool: str) -> int:
     with journal:
         res = rank_openers(solver, args.rank, progress=True, no_win=no_win,
                            searched=saved.searched, on_searched=journal.add,
-                           bounds=saved.bounds, on_bounds=journal.add_bounds)
+                           bounds=saved.bounds, on_bounds=journal.add_bounds,
+                           verdicts_first=args.hard and not no_win)
     recs = rank_records(res, lex.name, mode, pool)
     command = f"wordle-lab optimal --lexicon {lex.name} --rank {args.rank}" + \
         (" --hard" if args.hard else "") + (f" --guesses {pool}" if pool != "all" else "")
