@@ -85,7 +85,7 @@ from wordle_core.kernels.hard import (
 # bounds time as well as being deterministic.
 KERNEL_WORK_PER_NODE = 20_000
 FEASIBLE, INFEASIBLE, UNKNOWN = "feasible", "infeasible", "unknown"
-FIRST_ROUND_NODES = 64  # an opener's bucket's node budget in the first round (_refutation_by_rounds)
+FIRST_ROUND_NODES = 64  # a bucket's node budget in the first round (_refutation_by_rounds)
 ROUND_GROWTH = 4  # and how much more each later round gives it
 ROUNDS_FROM = 5  # nodes with this many guesses left or more try their guesses' buckets by rounds
 MEMO_LIMIT = 64_000  # positions a worker's memo keeps (~0.37 KiB each); then the older half goes
@@ -228,7 +228,7 @@ class HardSolver:
     child_order: str = "greens"  # bucket order at AND nodes: "greens" (traps first) or "size"
     memo_limit: int = MEMO_LIMIT  # positions kept; at the limit the older half is dropped
     use_cores: bool = True  # False: no lost cores (LostCores) reused (a cross-check)
-    by_rounds: bool = True  # False: an opener's buckets in one pass, in order (a cross-check)
+    by_rounds: bool = True  # False: every guess's buckets in one pass, in order (a cross-check)
     first_round: int = FIRST_ROUND_NODES  # a bucket's node budget in the first round
 
     def __post_init__(self) -> None:
@@ -571,17 +571,17 @@ class HardSolver:
             marked = np.zeros(len(starts), dtype=bool)
             marked[np.searchsorted(starts, np.flatnonzero(first[S[order]]), "right") - 1] = True
             seq = seq[np.argsort(~marked[seq], kind="stable")]
-        buckets = [(int(sp[starts[j]]), np.sort(S[order[starts[j]:ends[j]]])) for j in seq]
+        buckets = ((int(sp[starts[j]]), S[order[starts[j]:ends[j]]]) for j in seq)  # (lazily)
         bar = _bar(len(S), self.lexicon.guesses[g], "ans") if k == self._shown else None
         try:
             if self._escalate and (k == self._escalate or k >= ROUNDS_FROM):
-                return self._refutation_by_rounds(buckets, cons, legal, k, g, first, bar)
+                return self._refutation_by_rounds(list(buckets), cons, legal, k, g, first, bar)
             for pat, sub in buckets:
                 if bar is not None:  # (the answers reached so far)
                     bar.update(len(sub))
                 if pat == self.green or len(sub) <= max(1, k - 1):
                     continue
-                core = self._bucket_refutation(sub, cons, legal, k, g, pat, first)
+                core = self._bucket_refutation(np.sort(sub), cons, legal, k, g, pat, first)
                 if core is not None:
                     return core
         finally:
@@ -592,7 +592,7 @@ class HardSolver:
     def _refutation_by_rounds(self, buckets: list[tuple[int, np.ndarray]], cons: HardConstraints,
                               legal: np.ndarray, k: int, g: int, first: np.ndarray | None,
                               bar: Any) -> np.ndarray | None:
-        """:meth:`_refutation` of the buckets ``(pattern, sorted answers)`` of guess row
+        """:meth:`_refutation` of the buckets ``(pattern, answers)`` of guess row
         ``g`` (in :meth:`_refutation`'s order) when one lost bucket may be far cheaper to
         prove than another. Each bucket still open gets a node budget per round,
         :attr:`first_round` in the first and :data:`ROUND_GROWTH` times more in each later
@@ -600,11 +600,11 @@ class HardSolver:
         what it finished (the memo, the kernel's caches), and a stopped bucket waits for
         the next round. The loss found is then nearly the cheapest to prove: ``nyt2023``'s
         NEEDS is lost by a 33-answer bucket in about 0.5 CPU-s rather than by the
-        244-answer one tried first in 37, and EPEES's 405-answer bucket, searched by
-        rounds at its 5-left guesses, in 134 CPU-s rather than 218 (docs/notes/hardmode.md).
+        244-answer one tried first in 39, and EPEES's 405-answer bucket, searched by
+        rounds at its 5-left guesses, in 128 CPU-s rather than 274 (docs/notes/hardmode.md).
         A won guess costs a little more (every bucket must be won, some twice in part).
         The verdict is the same either way (``by_rounds=False`` checks it)."""
-        open_ = [(p, sub) for p, sub in buckets if p != self.green and len(sub) > max(1, k - 1)]
+        open_ = [(p, np.sort(sub)) for p, sub in buckets if p != self.green and len(sub) > max(1, k - 1)]
         if bar is not None:  # (the answers of the buckets that need no search)
             bar.update(sum(len(sub) for _, sub in buckets) - sum(len(sub) for _, sub in open_))
         outer, outer_rounds = self._budget, self._rounds
